@@ -1,0 +1,71 @@
+// swift-tools-version:6.1
+//
+// OpenCoreData: Apple's Core Data persistence stack for Linux, and `coredata`, the terminal browser.
+// The module graph is described in docs/ARCHITECTURE.md; the reasons for it in docs/DECISIONS.md.
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "OpenCoreData",
+    products: [
+        .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        .executable(name: "coredata", targets: ["coredata"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: C libraries, one system-library target each (swift-nio's `C` prefix).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CReadline", pkgConfig: "readline", providers: [.apt(["libreadline-dev"])]),
+
+        // MARK: Building blocks with no Core Data meaning (swift-collections: one module per capability).
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(name: "PropertyListCoding", swiftSettings: strictSettings),
+        .target(name: "KeyValueCoding", swiftSettings: strictSettings),
+        .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
+
+        // MARK: Core Data semantics.
+        .target(
+            name: "CoreDataModel",
+            dependencies: ["PropertyListCoding", "Predicates", "CLibCrypto"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "CoreDataSQLiteFormat",
+            dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "CZlib"],
+            swiftSettings: strictSettings),
+
+        // MARK: The umbrella: only re-exports (swift-nio's `NIO`).
+        .target(
+            name: "OpenCoreData",
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "Predicates", "KeyValueCoding"],
+            swiftSettings: strictSettings),
+
+        // MARK: The command-line tool.
+        .executableTarget(
+            name: "coredata",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings),
+
+        // MARK: Tests.
+        .target(name: "CoreDataTestSupport", path: "Tests/CoreDataTestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "PropertyListCodingTests", dependencies: ["PropertyListCoding", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
+        .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "KeyValueCoding"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,6 @@
+#ifndef OPENCOREDATA_CREADLINE_SHIM_H
+#define OPENCOREDATA_CREADLINE_SHIM_H
+#include <stdio.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+#endif

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func CommandLineTargetBuilds() {
+    #expect(Bool(true))
+}

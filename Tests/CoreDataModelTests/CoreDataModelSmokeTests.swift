@@ -1,0 +1,5 @@
+import Testing
+
+@Test func CoreDataModelTargetBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func CoreDataSQLiteFormatTargetBuilds() {
+    #expect(Bool(true))
+}

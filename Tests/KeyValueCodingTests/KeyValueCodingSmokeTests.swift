@@ -1,0 +1,5 @@
+import Testing
+
+@Test func KeyValueCodingTargetBuilds() {
+    #expect(Bool(true))
+}

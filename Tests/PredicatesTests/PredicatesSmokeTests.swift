@@ -1,0 +1,5 @@
+import Testing
+
+@Test func PredicatesTargetBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func PropertyListCodingTargetBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func SQLiteDatabaseTargetBuilds() {
+    #expect(Bool(true))
+}
