@@ -1,0 +1,50 @@
+# OpenCoreData — build, run and test. `make run` and `make test` work on a fresh Debian machine:
+# `setup` installs the system packages the build needs when they are missing.
+
+SWIFT        ?= swift
+CONFIG       ?= debug
+APT_PACKAGES := libsqlite3-dev libncurses-dev libreadline-dev zlib1g-dev libssl-dev pkg-config sqlite3 tmux
+SAMPLE_MODEL := SampleStores/Recipes/Recipes.xcdatamodeld
+CODEDATA_BIN  = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)/coredata
+
+.PHONY: all setup build run test test-release bench clean help
+
+all: build
+
+help:
+	@echo "make run     open the bundled sample in coredata"
+	@echo "make test    install missing packages, build, run every test"
+	@echo "make build   build the library and the coredata tool"
+	@echo "make bench   run the benchmark suite (Benchmarks/)"
+	@echo "make setup   install the apt packages the build needs"
+
+# Installs only what is missing, so it costs nothing on a prepared machine.
+setup:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: setup
+	$(SWIFT) build -c $(CONFIG)
+
+run: build
+	$(CODEDATA_BIN) schema $(SAMPLE_MODEL)
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-release: setup
+	$(SWIFT) test -c release
+
+bench: setup
+	@if [ -f Benchmarks/Package.swift ]; then cd Benchmarks && $(SWIFT) run -c release; \
+	else echo "the benchmark suite (Benchmarks/) is not written yet: see issue 7"; exit 1; fi
+
+clean:
+	rm -rf .build Benchmarks/.build

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A stored or transient value of an entity: its type, default, constraints and storage options.
+open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
+    public var attributeType: NSAttributeType = .undefinedAttributeType
+    /// The class name of the value (`NSString`, `NSNumber`, …, or the custom class of a transformable).
+    public var attributeValueClassName: String?
+    /// The default value given to new objects.
+    public var defaultValue: AttributeValue?
+    /// The name of the value transformer of a transformable attribute (nil means Core Data's default).
+    public var valueTransformerName: String?
+    /// Large values may be kept in files beside the store rather than in the row (§7 of the store format).
+    public var allowsExternalBinaryDataStorage: Bool = false
+    /// The value is kept in persistent history after the object is deleted (a "tombstone").
+    public var preservesValueInHistoryOnDeletion: Bool = false
+    public var allowsCloudEncryption: Bool = false
+    /// The minimum value (numbers, dates) or length (strings, data), as written in the model.
+    public var minimumValueString: String?
+    /// The maximum value (numbers, dates) or length (strings, data), as written in the model.
+    public var maximumValueString: String?
+    /// A regular expression that string values must match.
+    public var regularExpressionString: String?
+    /// The composite type this attribute stores (iOS 17 composite attributes).
+    public var compositeName: String?
+
+    public init(name: String, type: NSAttributeType) {
+        self.attributeType = type
+        super.init(name: name)
+    }
+
+    open override var description: String { "NSAttributeDescription(\(name): \(attributeType.xcodeName))" }
+}
+
+/// An attribute whose value the store derives from other values with an expression (`pages.@count`, `now()`).
+open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
+    /// The derivation expression, as its canonical `predicateFormat` (`count:(pages)` for `pages.@count`).
+    public var derivationExpressionFormat: String
+    /// An optional predicate restricting which related objects take part, as its `predicateFormat`.
+    public var filteringPredicateFormat: String?
+
+    public init(name: String, type: NSAttributeType, derivationExpressionFormat: String) {
+        self.derivationExpressionFormat = derivationExpressionFormat
+        super.init(name: name, type: type)
+        isReadOnly = true
+    }
+}

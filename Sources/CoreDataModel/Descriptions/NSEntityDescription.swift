@@ -1,0 +1,137 @@
+import Foundation
+
+/// An entity of a managed object model: its properties, its place in an inheritance tree, and its constraints.
+open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
+    public var name: String
+    /// The class that represents the entity's objects (Xcode's `representedClassName`).
+    public var managedObjectClassName: String?
+    public var isAbstract: Bool = false
+    public internal(set) weak var superentity: NSEntityDescription?
+    /// The direct subentities, in the order the model declares them.
+    public internal(set) var subentities: [NSEntityDescription] = []
+    /// The parent entity's name, kept so that a model can be built before it is linked.
+    public var superentityName: String?
+    /// The properties this entity declares itself (not inherited ones), in declaration order.
+    public private(set) var ownProperties: [NSPropertyDescription] = []
+    public var userInfo: [String: String] = [:]
+    public var versionHashModifier: String?
+    /// The name this entity had in the previous model version (Xcode's `elementID`).
+    public var renamingIdentifier: String?
+    /// Uniqueness constraints: each is a list of property names whose values together must be unique.
+    public var uniquenessConstraints: [[String]] = []
+    /// Fetch indexes (Xcode's `fetchIndex` elements).
+    public var indexes: [NSFetchIndexDescription] = []
+    /// Legacy compound indexes (Xcode 7–8 `compoundIndexes`): each is a list of property names.
+    public var compoundIndexes: [[String]] = []
+    /// The model that owns this entity (a weak back reference).
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel?
+
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// Appends a property declared by this entity.
+    public func addProperty(_ property: NSPropertyDescription) {
+        property.entity = self
+        ownProperties.append(property)
+    }
+
+    /// Replaces the properties this entity declares.
+    public func setProperties(_ properties: [NSPropertyDescription]) {
+        ownProperties = []
+        properties.forEach(addProperty)
+    }
+
+    /// All properties, inherited ones first, then this entity's own (Apple's `properties` lists only own ones;
+    /// see `ownProperties`). A subentity's property hides an inherited one of the same name.
+    public var allProperties: [NSPropertyDescription] {
+        var result = superentity?.allProperties ?? []
+        for property in ownProperties {
+            if let index = result.firstIndex(where: { $0.name == property.name }) {
+                result[index] = property
+            } else {
+                result.append(property)
+            }
+        }
+        return result
+    }
+
+    /// Apple's `properties`: the properties this entity declares.
+    public var properties: [NSPropertyDescription] { ownProperties }
+
+    /// Every property by name, inherited ones included.
+    public var propertiesByName: [String: NSPropertyDescription] {
+        Dictionary(allProperties.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    public var attributesByName: [String: NSAttributeDescription] {
+        propertiesByName.compactMapValues { $0 as? NSAttributeDescription }
+    }
+
+    public var relationshipsByName: [String: NSRelationshipDescription] {
+        propertiesByName.compactMapValues { $0 as? NSRelationshipDescription }
+    }
+
+    /// The relationships to `entity` (or to one of its ancestors).
+    public func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
+        allProperties.compactMap { $0 as? NSRelationshipDescription }
+            .filter { relationship in
+                guard let destination = relationship.destinationEntity else { return false }
+                return entity.isKind(of: destination)
+            }
+    }
+
+    /// Whether this entity is `entity` or one of its descendants.
+    public func isKind(of entity: NSEntityDescription) -> Bool {
+        var current: NSEntityDescription? = self
+        while let candidate = current {
+            if candidate === entity { return true }
+            current = candidate.superentity
+        }
+        return false
+    }
+
+    /// The root of this entity's inheritance tree (itself for a root entity).
+    public var rootEntity: NSEntityDescription {
+        var current = self
+        while let parent = current.superentity { current = parent }
+        return current
+    }
+
+    /// This entity and all its descendants, depth first, subentities in name order.
+    public var selfAndDescendants: [NSEntityDescription] {
+        [self] + subentities.sorted(by: EntityOrdering.subentityPrecedes).flatMap(\.selfAndDescendants)
+    }
+
+    /// The SHA-256 version hash Core Data computes for this entity; it is what a store's metadata records.
+    public var versionHash: Data { Data(VersionHashing.hash(of: self)) }
+
+    public var description: String { "NSEntityDescription(\(name))" }
+
+    /// Links the resolved parent; `superentityName` stays as declared so linking can run again.
+    package func linkSuperentity(_ parent: NSEntityDescription?) {
+        superentity = parent
+    }
+
+    package func setSubentities(_ children: [NSEntityDescription]) {
+        subentities = children
+    }
+
+    package func setModel(_ model: NSManagedObjectModel?) {
+        managedObjectModel = model
+    }
+}
+
+/// The orders Core Data uses for entities when numbering them and when naming things after them.
+package enum EntityOrdering {
+    /// Subentities are walked in `caseInsensitiveCompare:` order, ties broken by code points so it is total.
+    package static func subentityPrecedes(_ lhs: NSEntityDescription, _ rhs: NSEntityDescription) -> Bool {
+        namePrecedes(lhs.name, rhs.name)
+    }
+
+    package static func namePrecedes(_ lhs: String, _ rhs: String) -> Bool {
+        let left = lhs.lowercased(), right = rhs.lowercased()
+        if left != right { return left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars) }
+        return lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars)
+    }
+}

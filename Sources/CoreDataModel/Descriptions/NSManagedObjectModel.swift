@@ -1,0 +1,134 @@
+import Foundation
+
+/// A managed object model: the entities of an object graph, their configurations and fetch request templates.
+///
+/// Build one in code, or load one with `ModelLoader` from an Xcode model (`.xcdatamodeld`, `.xcdatamodel`),
+/// a compiled model (`.momd`, `.mom`), or a store's own model cache.
+open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
+    /// The entities, in the order they were given. Setting them links parents, destinations and inverses by name.
+    public var entities: [NSEntityDescription] {
+        didSet { linkLeniently() }
+    }
+    /// Named configurations, each listing the names of its member entities.
+    public var configurationsByName: [String: [String]] = [:]
+    public var fetchRequestTemplatesByName: [String: FetchRequestTemplate] = [:]
+    /// The model's version identifiers (Xcode's "Model Version Identifier"); stores record them in metadata.
+    public var versionIdentifiers: [String] = []
+    /// iOS 17 composite attribute types, by name.
+    public var compositesByName: [String: CompositeDescription] = [:]
+    /// Where the model was read from, for messages.
+    public var sourceDescription: String?
+
+    public init(entities: [NSEntityDescription] = []) {
+        self.entities = entities
+        linkLeniently()
+    }
+
+    public var entitiesByName: [String: NSEntityDescription] {
+        Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The configuration names, sorted.
+    public var configurations: [String] { configurationsByName.keys.sorted() }
+
+    /// The entities of a configuration; nil or an unknown name gives all entities, as Core Data does.
+    public func entities(forConfigurationName name: String?) -> [NSEntityDescription] {
+        guard let name, let members = configurationsByName[name] else { return entities }
+        let byName = entitiesByName
+        return members.compactMap { byName[$0] }
+    }
+
+    /// Each entity's version hash, by entity name: what a compatible store's `NSStoreModelVersionHashes` holds.
+    public var entityVersionHashesByName: [String: Data] {
+        Dictionary(entities.map { ($0.name, $0.versionHash) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The model's version checksum: base64 of SHA-256 over the entity hashes in entity-name order
+    /// (metadata key `NSStoreModelVersionChecksumKey`).
+    public var versionChecksum: String { VersionHashing.checksum(of: entityVersionHashesByName) }
+
+    /// The digest of the entity hashes: base64 of SHA-512 over each name and hash in name order
+    /// (metadata key `NSStoreModelVersionHashesDigest`).
+    public var versionHashesDigest: String { VersionHashing.digest(of: entityVersionHashesByName) }
+
+    /// Whether a store whose metadata is `metadata` can be opened with this model: its recorded entity hashes
+    /// (`NSStoreModelVersionHashes`) are exactly this model's.
+    public func isConfiguration(withName configuration: String?, compatibleWithStoreHashes storeHashes: [String: Data]) -> Bool {
+        let mine = Dictionary(entities(forConfigurationName: configuration).map { ($0.name, $0.versionHash) },
+                              uniquingKeysWith: { first, _ in first })
+        return mine == storeHashes
+    }
+
+    public var description: String {
+        "NSManagedObjectModel(\(entities.map(\.name).joined(separator: ", ")))"
+    }
+
+    // MARK: Linking
+
+    /// Resolves parents, subentities, relationship destinations and inverses by name, and reports every name that
+    /// does not resolve. Loaders call this so that a broken model file is an error, not a half-linked model.
+    public func link() throws(ModelError) {
+        let problems = linkLeniently()
+        if !problems.isEmpty {
+            throw ModelError(file: sourceDescription, reason: problems.joined(separator: "; "))
+        }
+    }
+
+    /// Links what resolves and returns a description of each reference that does not.
+    @discardableResult
+    private func linkLeniently() -> [String] {
+        var problems: [String] = []
+        let byName = entitiesByName
+        var seen = Set<String>()
+        for entity in entities where !seen.insert(entity.name).inserted {
+            problems.append("entity \(entity.name) is declared twice")
+        }
+        for entity in entities {
+            entity.setModel(self)
+            entity.setSubentities([])
+        }
+        for entity in entities {
+            guard let parentName = entity.superentityName else {
+                entity.linkSuperentity(nil)
+                continue
+            }
+            if let parent = byName[parentName] {
+                entity.linkSuperentity(parent)
+                parent.setSubentities(parent.subentities + [entity])
+            } else {
+                problems.append("entity \(entity.name) has an unknown parent entity \(parentName)")
+            }
+        }
+        for entity in entities where hasInheritanceCycle(entity) {
+            problems.append("entity \(entity.name) inherits from itself")
+            entity.linkSuperentity(nil)
+        }
+        for entity in entities {
+            for case let relationship as NSRelationshipDescription in entity.ownProperties {
+                guard let destination = byName[relationship.destinationEntityName] else {
+                    problems.append("relationship \(entity.name).\(relationship.name) has an unknown destination entity \(relationship.destinationEntityName)")
+                    continue
+                }
+                relationship.destinationEntity = destination
+                guard let inverseName = relationship.inverseRelationshipName else { continue }
+                let inverseOwner = relationship.inverseEntityName.flatMap { byName[$0] } ?? destination
+                if let inverse = inverseOwner.propertiesByName[inverseName] as? NSRelationshipDescription {
+                    relationship.inverseRelationship = inverse
+                } else {
+                    problems.append("relationship \(entity.name).\(relationship.name) has an unknown inverse \(inverseOwner.name).\(inverseName)")
+                }
+            }
+        }
+        return problems
+    }
+
+    private func hasInheritanceCycle(_ entity: NSEntityDescription) -> Bool {
+        var visited = Set<ObjectIdentifier>()
+        var current: NSEntityDescription? = entity
+        while let candidate = current {
+            if !visited.insert(ObjectIdentifier(candidate)).inserted { return true }
+            current = candidate.superentity
+        }
+        return false
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A property of an entity: an attribute, a relationship, a fetched property or a derived attribute.
+///
+/// Like Apple's, descriptions are mutable while a model is being built and must not change once the model is in use
+/// by a coordinator; that is why they may be marked `@unchecked Sendable`.
+open class NSPropertyDescription: @unchecked Sendable, CustomStringConvertible {
+    /// The property's name, unique within its entity and its entity's ancestors.
+    public var name: String
+    /// The entity that declares this property (a weak back reference: the entity owns its properties).
+    public internal(set) weak var entity: NSEntityDescription?
+    public var isOptional: Bool = true
+    public var isTransient: Bool = false
+    /// Read-only properties (derived attributes are read-only) cannot be set through a context.
+    public var isReadOnly: Bool = false
+    public var isIndexed: Bool = false
+    public var isIndexedBySpotlight: Bool = false
+    public var isStoredInExternalRecord: Bool = false
+    public var userInfo: [String: String] = [:]
+    /// Mixed into the version hash to force a new hash when the stored format changes but the model does not.
+    public var versionHashModifier: String?
+    /// The name this property had in the previous model version (Xcode's "Renaming ID", `elementID`).
+    public var renamingIdentifier: String?
+    /// Validation rules: each predicate must hold for a value to be valid; the warning is reported when it fails.
+    public var validationRules: [ValidationRule] = []
+
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// The validation predicates' format strings, in order (Apple's `validationPredicates`).
+    public var validationPredicateFormats: [String] { validationRules.map(\.predicateFormat) }
+    /// The validation warnings, in the same order (Apple's `validationWarnings`).
+    public var validationWarnings: [ValidationWarning] { validationRules.map(\.warning) }
+
+    /// The SHA-256 version hash Core Data computes for this property (see `VersionHashing`).
+    public var versionHash: Data { Data(VersionHashing.hash(of: self)) }
+
+    open var description: String { "\(type(of: self))(\(name))" }
+}
+
+/// One validation predicate and the warning reported when a value fails it.
+public struct ValidationRule: Sendable, Hashable {
+    public var predicateFormat: String
+    public var warning: ValidationWarning
+
+    public init(predicateFormat: String, warning: ValidationWarning) {
+        self.predicateFormat = predicateFormat
+        self.warning = warning
+    }
+}
+
+/// What a failed validation predicate reports: one of Core Data's validation error codes, or a custom message.
+public enum ValidationWarning: Sendable, Hashable {
+    case errorCode(Int)
+    case message(String)
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A relationship from one entity to another: cardinality, inverse, ordering and delete rule.
+open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
+    /// The destination entity; resolved by the model once all entities are known.
+    public weak var destinationEntity: NSEntityDescription?
+    /// The destination entity's name, kept so that a model can be built before it is linked.
+    public var destinationEntityName: String
+    /// The inverse relationship; resolved by the model once all entities are known.
+    public weak var inverseRelationship: NSRelationshipDescription?
+    /// The inverse relationship's name, kept for linking and for version hashes.
+    public var inverseRelationshipName: String?
+    /// The inverse's declaring entity, as the model file names it (Xcode's `inverseEntity`).
+    public var inverseEntityName: String?
+    public var minCount: Int = 0
+    /// The maximum count; 0 means unbounded, 1 makes a to-one relationship.
+    public var maxCount: Int = 0
+    public var deleteRule: NSDeleteRule = .nullifyDeleteRule
+    /// Whether a to-many relationship keeps its order (an `NSOrderedSet`).
+    public var isOrdered: Bool = false
+
+    public init(name: String, destinationEntityName: String) {
+        self.destinationEntityName = destinationEntityName
+        super.init(name: name)
+    }
+
+    /// A to-many relationship has a maximum count other than 1.
+    public var isToMany: Bool { maxCount != 1 }
+
+    open override var description: String {
+        "NSRelationshipDescription(\(name) -> \(destinationEntityName)\(isToMany ? " to-many" : ""))"
+    }
+}
+
+/// A fetched property: a weak, one-way relationship evaluated by a fetch request (never stored).
+open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Sendable {
+    /// The entity the fetch request fetches.
+    public var fetchEntityName: String?
+    /// The fetch request's predicate, as written in the model.
+    public var predicateFormat: String?
+
+    public override init(name: String) {
+        super.init(name: name)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Turns an attribute's minimum, maximum and pattern (as Xcode writes them) into validation predicates with
+/// Core Data's error codes, the form a compiled model stores them in.
+package enum ValidationRuleBuilder {
+    /// Core Data's validation error codes (CoreDataErrors.h).
+    package enum Code {
+        package static let numberTooLarge = 1610
+        package static let numberTooSmall = 1620
+        package static let dateTooLate = 1630
+        package static let dateTooSoon = 1640
+        package static let stringTooLong = 1660
+        package static let stringTooShort = 1670
+        package static let stringPatternMismatch = 1680
+    }
+
+    package struct InvalidBound: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    package static func rules(for attribute: NSAttributeDescription) -> Result<[ValidationRule], InvalidBound> {
+        var rules: [ValidationRule] = []
+        let minimum = attribute.minimumValueString, maximum = attribute.maximumValueString
+        switch attribute.attributeType {
+        case .stringAttributeType, .binaryDataAttributeType:
+            if let minimum {
+                guard let length = Int(minimum), length >= 0 else { return .failure(bound("minimum length", minimum)) }
+                rules.append(.init(predicateFormat: "length >= \(length)", warning: .errorCode(Code.stringTooShort)))
+            }
+            if let maximum {
+                guard let length = Int(maximum), length >= 0 else { return .failure(bound("maximum length", maximum)) }
+                rules.append(.init(predicateFormat: "length <= \(length)", warning: .errorCode(Code.stringTooLong)))
+            }
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .decimalAttributeType,
+             .doubleAttributeType, .floatAttributeType:
+            if let minimum {
+                guard let value = Double(minimum) else { return .failure(bound("minimum value", minimum)) }
+                rules.append(.init(predicateFormat: "SELF >= \(format(value))", warning: .errorCode(Code.numberTooSmall)))
+            }
+            if let maximum {
+                guard let value = Double(maximum) else { return .failure(bound("maximum value", maximum)) }
+                rules.append(.init(predicateFormat: "SELF <= \(format(value))", warning: .errorCode(Code.numberTooLarge)))
+            }
+        case .dateAttributeType:
+            if let minimum {
+                guard let value = Double(minimum) else { return .failure(bound("earliest date", minimum)) }
+                rules.append(.init(predicateFormat: "SELF >= CAST(\(format(value)), \"NSDate\")",
+                                   warning: .errorCode(Code.dateTooSoon)))
+            }
+            if let maximum {
+                guard let value = Double(maximum) else { return .failure(bound("latest date", maximum)) }
+                rules.append(.init(predicateFormat: "SELF <= CAST(\(format(value)), \"NSDate\")",
+                                   warning: .errorCode(Code.dateTooLate)))
+            }
+        default:
+            break
+        }
+        if let pattern = attribute.regularExpressionString, !pattern.isEmpty {
+            rules.append(.init(predicateFormat: "SELF MATCHES \(quoted(pattern))",
+                               warning: .errorCode(Code.stringPatternMismatch)))
+        }
+        return .success(rules)
+    }
+
+    private static func bound(_ what: String, _ text: String) -> InvalidBound {
+        InvalidBound(description: "the \(what) \"\(text)\" is not a number")
+    }
+
+    private static func format(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// A double-quoted predicate string literal with quotes and backslashes escaped.
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

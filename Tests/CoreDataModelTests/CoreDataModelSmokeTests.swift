@@ -1,5 +1,0 @@
-import Testing
-
-@Test func CoreDataModelTargetBuilds() {
-    #expect(Bool(true))
-}
