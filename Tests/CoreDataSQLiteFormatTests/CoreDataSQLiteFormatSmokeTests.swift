@@ -1,5 +1,0 @@
-import Testing
-
-@Test func CoreDataSQLiteFormatTargetBuilds() {
-    #expect(Bool(true))
-}

@@ -1,0 +1,55 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import CoreDataTestSupport
+import Foundation
+import Testing
+
+@Suite("Store layout against Apple's schemas", .enabled(if: Fixtures.isAvailable, "../shared/fixtures is absent: Apple-schema tests skipped"))
+struct StoreLayoutTests {
+    static let cases: [(model: String, version: String, metadata: String)] = [
+        ("stores/contentful-manytomany-ordered/Test.xcdatamodeld", "Test", "stores/contentful-manytomany-ordered/METADATA.txt"),
+        ("stores/coredataplus-inheritance-constraints/SampleModel.xcdatamodeld", "SampleModel",
+         "stores/coredataplus-inheritance-constraints/METADATA-SampleModel_V1.txt"),
+        ("stores/coredataplus-inheritance-constraints/SampleModel.xcdatamodeld", "SampleModel2",
+         "stores/coredataplus-inheritance-constraints/METADATA-SampleModel_V2.txt"),
+        ("stores/coredataplus-simple-ios17/SampleModel3.xcdatamodeld", "SampleModel3", "stores/coredataplus-simple-ios17/METADATA.txt"),
+        ("stores/apple-recipes-ios11/Recipes.xcdatamodeld", "Recipes", "stores/apple-recipes-ios11/METADATA.txt"),
+    ]
+
+    @Test("CREATE TABLE statements equal Apple's", arguments: cases.indices)
+    func tablesMatchApple(index: Int) throws {
+        let fixture = Self.cases[index]
+        let model = try #require(try ModelLoader.loadVersions(at: try Fixtures.copy(fixture.model)).model(named: fixture.version))
+        let layout = StoreLayout(model: model)
+        let apple = try AppleSchema.createTableStatements(inMetadataFile: fixture.metadata)
+            .filter { !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains($0.key) }
+        var ours: [String: String] = [:]
+        for table in layout.tables { ours[table.name] = layout.createStatement(for: table) }
+        for join in layout.joinTables { ours[join.name] = layout.createStatement(for: join) }
+        #expect(ours == apple)
+    }
+
+    @Test func entityNumbersFollowApple() throws {
+        let model = try ModelLoader.loadModel(
+            at: try Fixtures.copy("stores/coredataplus-inheritance-constraints/SampleModel.xcdatamodeld"))
+        let numbering = EntityNumbering(model: model)
+        #expect(numbering.numbers == ["Car": 1, "SportCar": 2, "ExpensiveSportCar": 3, "Person": 4])
+        #expect(numbering.range(of: "Car") == 1...3)
+        #expect(numbering.range(of: "SportCar") == 2...3)
+        let layout = StoreLayout(model: model)
+        #expect(layout.table(forEntity: "ExpensiveSportCar")?.name == "ZCAR")
+        #expect(layout.columns(forProperty: "maker", ofEntity: "ExpensiveSportCar")?.value == "ZMAKER")
+        #expect(layout.columns(forProperty: "owner", ofEntity: "SportCar")?.value == "ZOWNER")
+        #expect(layout.columns(forProperty: "cars", ofEntity: "Person") == nil)
+    }
+
+    @Test func joinTablesNameBothSides() throws {
+        let model = try ModelLoader.loadModel(at: try Fixtures.copy("stores/contentful-manytomany-ordered/Test.xcdatamodeld"))
+        let layout = StoreLayout(model: model)
+        let join = try #require(layout.joinTable(forRelationship: "authors", ofEntity: "Post"))
+        #expect(join.name == "Z_2CREATEDENTRIES")
+        #expect(join.entityName == "Author" && join.relationshipName == "createdEntries")
+        #expect(join.sourceKeyColumn == "Z_2AUTHORS" && join.destinationKeyColumn == "Z_4CREATEDENTRIES")
+        #expect(join.relationshipOrderColumn == "Z_FOK_4CREATEDENTRIES" && join.inverseOrderColumn == "Z_FOK_2AUTHORS")
+    }
+}
