@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "PropertyListCoding", swiftSettings: strictSettings),
         .target(name: "KeyValueCoding", swiftSettings: strictSettings),
         .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
+        .target(name: "TerminalText", swiftSettings: strictSettings),
 
         // MARK: Core Data semantics.
         .target(
@@ -53,6 +54,7 @@ let package = Package(
             name: "coredata",
             dependencies: [
                 "OpenCoreData",
+                "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -65,6 +67,7 @@ let package = Package(
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

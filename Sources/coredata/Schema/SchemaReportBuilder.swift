@@ -1,0 +1,136 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+
+/// Builds a `SchemaReport` from a model file or a store.
+enum SchemaReportBuilder {
+    static func build(sourcePath: String, modelPath: String?) throws -> SchemaReport {
+        let url = URL(fileURLWithPath: sourcePath)
+        do {
+            if try SourceKind.detect(url) == .store {
+                return try storeReport(url: url, modelPath: modelPath)
+            }
+            if modelPath != nil {
+                throw CommandFailure("--model applies to stores only; \(sourcePath) is a model")
+            }
+            let versions = try ModelLoader.loadVersions(at: url)
+            return modelReport(path: sourcePath, model: versions.currentModel, versionName: versions.currentVersionName)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+    }
+
+    static func modelReport(path: String, model: NSManagedObjectModel, versionName: String?) -> SchemaReport {
+        SchemaReport(
+            kind: "model", path: path, store: nil,
+            model: modelSummary(model, path: path, versionName: versionName),
+            entities: entities(of: model, layout: StoreLayout(model: model), counts: nil, storeHashes: nil, inferredNames: []))
+    }
+
+    static func modelSummary(_ model: NSManagedObjectModel, path: String?, versionName: String?) -> SchemaReport.ModelSummary {
+        SchemaReport.ModelSummary(
+            path: path, versionName: versionName, versionIdentifiers: model.versionIdentifiers,
+            versionChecksum: model.versionChecksum, versionHashesDigest: model.versionHashesDigest,
+            configurations: model.configurations)
+    }
+
+    /// One report entry per entity, in name order.
+    static func entities(
+        of model: NSManagedObjectModel, layout: StoreLayout?, counts: [Int: Int]?, storeHashes: [String: Data]?,
+        inferredNames: Set<String>
+    ) -> [SchemaReport.Entity] {
+        model.entities.sorted { $0.name < $1.name }.map { entity in
+            let number = layout?.numbering[entity.name]
+            let ownCount = counts.map { counts in number.flatMap { counts[$0] } ?? 0 }
+            let totalCount = counts.flatMap { counts in
+                layout?.numbering.range(of: entity.name).map { $0.reduce(0) { $0 + (counts[$1] ?? 0) } }
+            }
+            return SchemaReport.Entity(
+                name: entity.name, parent: entity.superentity?.name,
+                subentities: entity.subentities.map(\.name).sorted(), isAbstract: entity.isAbstract,
+                className: entity.managedObjectClassName, versionHash: entity.versionHash.base64EncodedString(),
+                storeVersionHash: storeHashes?[entity.name]?.base64EncodedString(),
+                entityNumber: number, table: layout?.table(forEntity: entity.name)?.name,
+                rowCount: ownCount, rowCountIncludingSubentities: totalCount,
+                renamingIdentifier: entity.renamingIdentifier, versionHashModifier: entity.versionHashModifier,
+                uniquenessConstraints: entity.uniquenessConstraints,
+                indexes: entity.indexes.map { index in
+                    .init(name: index.name, elements: index.elements.map { element in
+                        (element.propertyName ?? element.expressionFormat ?? "?") + (element.isAscending ? "" : " descending")
+                    })
+                },
+                attributes: entity.allProperties.compactMap { $0 as? NSAttributeDescription }.map { attribute in
+                    attributeEntry(attribute, in: entity, layout: layout, inferredNames: inferredNames)
+                },
+                relationships: entity.allProperties.compactMap { $0 as? NSRelationshipDescription }.map { relationship in
+                    relationshipEntry(relationship, in: entity, layout: layout, inferredNames: inferredNames)
+                },
+                fetchedProperties: entity.allProperties.compactMap { $0 as? NSFetchedPropertyDescription }.map {
+                    .init(name: $0.name, entity: $0.fetchEntityName, predicate: $0.predicateFormat)
+                },
+                userInfo: entity.userInfo)
+        }
+    }
+
+    private static func attributeEntry(
+        _ attribute: NSAttributeDescription, in entity: NSEntityDescription, layout: StoreLayout?,
+        inferredNames: Set<String>
+    ) -> SchemaReport.Attribute {
+        let derived = attribute as? NSDerivedAttributeDescription
+        return SchemaReport.Attribute(
+            name: attribute.name, type: attribute.attributeType.xcodeName, isOptional: attribute.isOptional,
+            isTransient: attribute.isTransient, isDerived: derived != nil,
+            derivation: derived?.derivationExpressionFormat, defaultValue: attribute.defaultValue?.displayString,
+            valueTransformerName: attribute.valueTransformerName, valueClassName: attribute.attributeValueClassName,
+            allowsExternalBinaryDataStorage: attribute.allowsExternalBinaryDataStorage,
+            validation: attribute.validationRules.map(\.predicateFormat),
+            column: layout?.columns(forProperty: attribute.name, ofEntity: entity.name)?.value,
+            inheritedFrom: attribute.entity === entity ? nil : attribute.entity?.name,
+            nameCaseUnknown: inferredNames.contains("\(attribute.entity?.name ?? "").\(attribute.name)"))
+    }
+
+    private static func relationshipEntry(
+        _ relationship: NSRelationshipDescription, in entity: NSEntityDescription, layout: StoreLayout?,
+        inferredNames: Set<String>
+    ) -> SchemaReport.Relationship {
+        SchemaReport.Relationship(
+            name: relationship.name, destination: relationship.destinationEntityName,
+            inverse: relationship.inverseRelationshipName, isToMany: relationship.isToMany,
+            isOrdered: relationship.isOrdered, isOptional: relationship.isOptional,
+            minCount: relationship.minCount, maxCount: relationship.maxCount,
+            deleteRule: relationship.deleteRule.xcodeName,
+            column: layout?.columns(forProperty: relationship.name, ofEntity: entity.name)?.value,
+            joinTable: layout?.joinTable(forRelationship: relationship.name, ofEntity: entity.name)?.name,
+            inheritedFrom: relationship.entity === entity ? nil : relationship.entity?.name,
+            nameCaseUnknown: inferredNames.contains("\(relationship.entity?.name ?? "").\(relationship.name)"))
+    }
+}
+
+/// Whether a path is a store or a model, by what it is rather than only by its name.
+enum SourceKind: Equatable {
+    case store, model
+
+    static func detect(_ url: URL) throws -> SourceKind {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw CommandFailure("\(url.path): no such file or directory")
+        }
+        if isDirectory.boolValue { return .model }
+        if ["xcdatamodel", "xcdatamodeld", "mom", "momd", "xml"].contains(url.pathExtension) || url.lastPathComponent == "contents" {
+            return .model
+        }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw CommandFailure("\(url.path): cannot be read (permission denied)")
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.starts(with: Array("SQLite format 3".utf8)) { return .store }
+        if header.starts(with: Array("bplist".utf8)) || header.starts(with: Array("<?xml".utf8)) || header.starts(with: Array("<model".utf8)) {
+            return .model
+        }
+        // Anything else is treated as a store, so the store reader names the precise problem.
+        return .store
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+
+/// `coredata schema STORE|MODEL`: entities with their hashes and row counts, attributes, relationships, and for a
+/// store its metadata and whether the model's hashes match it.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Show the entities, attributes and relationships of a store or a model.",
+        discussion: """
+            SOURCE is a Core Data SQLite store (its model is read from the store's model cache, or inferred from \
+            its tables), an Xcode model (.xcdatamodeld, .xcdatamodel, contents) or a compiled model (.momd, .mom). \
+            The JSON format is stable and documented in docs/SCHEMA-JSON.md.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "A store (.sqlite) or a model (.xcdatamodeld, .xcdatamodel, .momd, .mom).")
+    var source: String
+
+    @Option(name: .long, help: "A model to use for the store instead of the one it carries.")
+    var model: String?
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: Format = .text
+
+    func run() throws {
+        let report = try SchemaReportBuilder.build(sourcePath: source, modelPath: model)
+        switch format {
+        case .text: print(SchemaTextRenderer.render(report), terminator: "")
+        case .json: print(try SchemaJSONRenderer.render(report))
+        }
+    }
+}
