@@ -53,3 +53,32 @@ struct StoreLayoutTests {
         #expect(join.relationshipOrderColumn == "Z_FOK_4CREATEDENTRIES" && join.inverseOrderColumn == "Z_FOK_2AUTHORS")
     }
 }
+
+@Suite("Full schema against Apple's", .enabled(if: Fixtures.isAvailable, "../shared/fixtures is absent: Apple-schema tests skipped"))
+struct StoreSchemaTests {
+    /// Stores created from scratch by Core Data (not migrated), whose whole schema we must reproduce in order.
+    static let cases: [(model: String, version: String, metadata: String)] = [
+        ("stores/contentful-manytomany-ordered/Test.xcdatamodeld", "Test", "stores/contentful-manytomany-ordered/METADATA.txt"),
+        ("stores/coredataplus-inheritance-constraints/SampleModel.xcdatamodeld", "SampleModel",
+         "stores/coredataplus-inheritance-constraints/METADATA-SampleModel_V1.txt"),
+        ("stores/coredataplus-simple-ios17/SampleModel3.xcdatamodeld", "SampleModel3", "stores/coredataplus-simple-ios17/METADATA.txt"),
+        ("stores/apple-recipes-ios11/Recipes.xcdatamodeld", "Recipes", "stores/apple-recipes-ios11/METADATA.txt"),
+    ]
+
+    @Test("schema statements equal Apple's, in order", arguments: cases.indices)
+    func schemaMatchesApple(index: Int) throws {
+        let fixture = Self.cases[index]
+        let model = try #require(try ModelLoader.loadVersions(at: try Fixtures.copy(fixture.model)).model(named: fixture.version))
+        let apple = try AppleSchema.statements(inMetadataFile: fixture.metadata).map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }
+        #expect(StoreLayout(model: model).schemaStatements(model: model) == apple)
+    }
+
+    @Test func uniqueAndFetchIndexesOfTheMigratedStoreAreApples() throws {
+        let model = try #require(try ModelLoader.loadVersions(
+            at: try Fixtures.copy("stores/coredataplus-inheritance-constraints/SampleModel.xcdatamodeld")).model(named: "SampleModel2"))
+        let layout = StoreLayout(model: model)
+        let apple = Set(try AppleSchema.statements(inMetadataFile: "stores/coredataplus-inheritance-constraints/METADATA-SampleModel_V2.txt")
+            .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 })
+        #expect(Set(layout.schemaStatements(model: model)) == apple, "same statements; a migrated store's order differs")
+    }
+}
