@@ -1,5 +1,0 @@
-import Testing
-
-@Test func PropertyListCodingTargetBuilds() {
-    #expect(Bool(true))
-}
