@@ -5,6 +5,7 @@ import Foundation
 package enum ValidationRuleBuilder {
     /// Core Data's validation error codes (CoreDataErrors.h).
     package enum Code {
+        package static let validation = 1550
         package static let numberTooLarge = 1610
         package static let numberTooSmall = 1620
         package static let dateTooLate = 1630
