@@ -1,0 +1,180 @@
+import CSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Keeps a custom function's Swift closure alive while SQLite holds it as user data; SQLite's destroy callback
+/// releases it when the function is replaced or the connection closes.
+final class FunctionBox {
+    let body: ([SQLiteValue]) throws -> SQLiteValue
+
+    init(body: @escaping ([SQLiteValue]) throws -> SQLiteValue) {
+        self.body = body
+    }
+}
+
+/// Keeps a collation's comparison closure alive while SQLite holds it.
+final class CollationBox {
+    let compare: (String, String) -> ComparisonResult
+
+    init(compare: @escaping (String, String) -> ComparisonResult) {
+        self.compare = compare
+    }
+}
+
+/// Custom SQL functions and collations.
+extension Connection {
+    /// Registers (or replaces) the SQL function `name`, implemented by `body`.
+    ///
+    /// ```swift
+    /// try connection.createFunction(name: "fold", argumentCount: 1, deterministic: true) { arguments in
+    ///     guard case .text(let text) = arguments[0] else { return arguments[0] }
+    ///     return .text(text.lowercased())
+    /// }
+    /// ```
+    ///
+    /// An error thrown by `body` fails the SQL statement that called the function: the statement's
+    /// ``SQLiteError`` carries the error's description as its message (and an ``SQLiteError``'s own code).
+    ///
+    /// - Parameters:
+    ///   - name: the function name, as used in SQL (compared without regard to ASCII case).
+    ///   - argumentCount: the number of arguments, 0 to 127, or -1 for any number. Registrations with different
+    ///     counts coexist, and SQLite prefers an exact count over -1.
+    ///   - deterministic: whether the result depends only on the arguments, which lets SQLite use the function in
+    ///     indexes and `CHECK` constraints and evaluate it once for constant arguments.
+    ///   - body: computes the result from the arguments; runs on the thread using the connection.
+    public func createFunction(
+        name: String, argumentCount: Int = -1, deterministic: Bool = false,
+        body: @escaping ([SQLiteValue]) throws -> SQLiteValue
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(FunctionBox(body: body)).toOpaque()
+        let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
+        let code = sqlite3_create_function_v2(
+            handle, name, Int32(clamping: argumentCount), flags, box,
+            { context, count, arguments in
+                let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+                var values: [SQLiteValue] = []
+                values.reserveCapacity(Int(count))
+                for index in 0..<Int(count) {
+                    values.append(Connection.value(of: arguments?[index]))
+                }
+                do {
+                    Connection.setResult(try box.body(values), of: context)
+                } catch let error as SQLiteError {
+                    sqlite3_result_error(context, error.message, -1)
+                    sqlite3_result_error_code(context, error.extendedResultCode)
+                } catch {
+                    sqlite3_result_error(context, String(describing: error), -1)
+                }
+            },
+            nil, nil,
+            // SQLite calls this when the function is replaced, the connection closes, or registration fails.
+            { box in
+                if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() }
+            })
+        guard code == SQLITE_OK else {
+            throw SQLiteError(
+                resultCode: code, message: "cannot create SQL function \(name)/\(argumentCount): "
+                    + String(cString: sqlite3_errmsg(handle)), path: path)
+        }
+    }
+
+    /// Unregisters the SQL function `name` with `argumentCount` arguments (-1 for the variadic registration).
+    public func removeFunction(name: String, argumentCount: Int = -1) throws(SQLiteError) {
+        let code = sqlite3_create_function_v2(
+            handle, name, Int32(clamping: argumentCount), SQLITE_UTF8, nil, nil, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw SQLiteError(
+                resultCode: code, message: "cannot remove SQL function \(name)/\(argumentCount): "
+                    + String(cString: sqlite3_errmsg(handle)), path: path)
+        }
+    }
+
+    /// Registers (or replaces) the collation `name`, usable as `COLLATE name` in SQL and in index definitions.
+    ///
+    /// `compare` receives the two texts (invalid UTF-8 repaired) and must define a consistent total order.
+    public func createCollation(
+        name: String, compare: @escaping (String, String) -> ComparisonResult
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(CollationBox(compare: compare))
+        let code = sqlite3_create_collation_v2(
+            handle, name, SQLITE_UTF8, box.toOpaque(),
+            { box, leftCount, left, rightCount, right in
+                let collation = Unmanaged<CollationBox>.fromOpaque(box!).takeUnretainedValue()
+                let leftText = String(
+                    decoding: UnsafeRawBufferPointer(start: left, count: Int(leftCount)), as: UTF8.self)
+                let rightText = String(
+                    decoding: UnsafeRawBufferPointer(start: right, count: Int(rightCount)), as: UTF8.self)
+                switch collation.compare(leftText, rightText) {
+                case .orderedAscending: return -1
+                case .orderedSame: return 0
+                case .orderedDescending: return 1
+                }
+            },
+            { box in
+                if let box { Unmanaged<CollationBox>.fromOpaque(box).release() }
+            })
+        guard code == SQLITE_OK else {
+            // Unlike functions, SQLite does not call the destroy callback when registering a collation fails.
+            box.release()
+            throw SQLiteError(
+                resultCode: code, message: "cannot create collation \(name): "
+                    + String(cString: sqlite3_errmsg(handle)), path: path)
+        }
+    }
+
+    // MARK: - Value conversion for functions
+
+    /// A function argument as a Swift value.
+    static func value(of argument: OpaquePointer?) -> SQLiteValue {
+        switch sqlite3_value_type(argument) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_value_int64(argument))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_value_double(argument))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_value_text(argument) else { return .text("") }
+            let count = Int(sqlite3_value_bytes(argument))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            guard let bytes = sqlite3_value_blob(argument) else { return .blob([]) }
+            let count = Int(sqlite3_value_bytes(argument))
+            return .blob([UInt8](UnsafeRawBufferPointer(start: bytes, count: count)))
+        default:
+            return .null
+        }
+    }
+
+    /// Hands a function's result to SQLite, which copies text and bytes.
+    static func setResult(_ value: SQLiteValue, of context: OpaquePointer?) {
+        switch value {
+        case .null:
+            sqlite3_result_null(context)
+        case .integer(let integer):
+            sqlite3_result_int64(context, integer)
+        case .real(let real):
+            sqlite3_result_double(context, real)
+        case .text(var text):
+            text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress else {
+                    sqlite3_result_text64(context, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
+                    return
+                }
+                sqlite3_result_text64(
+                    context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+                    csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        case .blob(let bytes):
+            bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress, buffer.count > 0 else {
+                    sqlite3_result_zeroblob(context, 0)
+                    return
+                }
+                sqlite3_result_blob64(context, base, sqlite3_uint64(buffer.count), csqlite_transient())
+            }
+        }
+    }
+}
