@@ -3,7 +3,71 @@ import CoreDataSQLiteFormat
 import Foundation
 
 extension SchemaReportBuilder {
+    /// A store's report: its metadata, the model it is read with (given, cached or inferred), the hash comparison,
+    /// and row counts per entity.
     static func storeReport(url: URL, modelPath: String?) throws -> SchemaReport {
-        throw CommandFailure("\(url.path): reading SQLite stores arrives with the SQLite layer")
+        let store = try SQLiteStoreFile(path: url.path)
+        let storeHashes = store.metadata.versionHashes
+        var notes: [String] = []
+        let model: NSManagedObjectModel
+        let modelSource: String
+        var versionName: String?
+        var inferredNames: Set<String> = []
+        if let modelPath {
+            let versions = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
+            // Pick the version the store was written with, so `--model Model.xcdatamodeld` just works.
+            if let match = versions.versions.first(where: { $0.model.entityVersionHashesByName == storeHashes }) {
+                (versionName, model) = (match.name, match.model)
+            } else {
+                (versionName, model) = (versions.currentVersionName, versions.currentModel)
+            }
+            modelSource = "modelFile"
+        } else if let cached = try store.cachedModel() {
+            model = cached
+            modelSource = "modelCache"
+        } else {
+            let inference = try ModelInference(store: store).infer()
+            model = inference.model
+            notes += inference.notes
+            inferredNames = inference.namesOfUnknownCase
+            modelSource = "inferred"
+        }
+        let layout = StoreLayout(model: model)
+        notes += numberingNotes(store: store, layout: layout)
+        let counts = try store.rowCountsByEntityNumber(layout: layout)
+        let modelHashes = model.entityVersionHashesByName
+        let mismatched = Set(storeHashes.keys).union(modelHashes.keys)
+            .filter { storeHashes[$0] != modelHashes[$0] }.sorted()
+        let summary = SchemaReport.StoreSummary(
+            type: store.metadata.storeType, uuid: store.metadata.uuid, frameworkVersion: store.metadata.frameworkVersion,
+            journalMode: store.journalMode, modelSource: modelSource,
+            hashesMatchModel: storeHashes.isEmpty || modelSource == "inferred" ? nil : mismatched.isEmpty,
+            mismatchedEntities: modelSource == "inferred" ? [] : mismatched, notes: notes)
+        return SchemaReport(
+            kind: "store", path: url.path, store: summary,
+            model: modelSummary(model, path: modelPath, versionName: versionName),
+            entities: entities(of: model, layout: layout, counts: counts, storeHashes: storeHashes,
+                               inferredNames: inferredNames))
+    }
+
+    /// Entities whose number the model and `Z_PRIMARYKEY` give different names (an entity renamed by a
+    /// migration keeps its old `Z_NAME`), or that only one side has.
+    private static func numberingNotes(store: SQLiteStoreFile, layout: StoreLayout) -> [String] {
+        var notes: [String] = []
+        let modelNames = Dictionary(uniqueKeysWithValues: layout.numbering.numbers.map { ($0.value, $0.key) })
+        for entry in store.primaryKeys where entry.entityNumber < 16000 {
+            guard let name = modelNames[entry.entityNumber] else {
+                notes.append("Z_PRIMARYKEY lists entity \(entry.entityNumber) (\(entry.name)), which the model does not have")
+                continue
+            }
+            if name != entry.name {
+                notes.append("Z_PRIMARYKEY names entity \(entry.entityNumber) \"\(entry.name)\"; the model calls it \"\(name)\" (a rename kept by migration)")
+            }
+        }
+        let history = store.primaryKeys.filter { $0.entityNumber >= 16000 }.map(\.name)
+        if !history.isEmpty {
+            notes.append("persistent history tracking tables present (\(history.joined(separator: ", ")))")
+        }
+        return notes
     }
 }

@@ -20,6 +20,8 @@ enum SchemaTextRenderer {
             switch store.hashesMatchModel {
             case true?: line("  version hashes: match the store's metadata")
             case false?: line("  version hashes: DO NOT MATCH for \(store.mismatchedEntities.map(clean).joined(separator: ", "))")
+            case nil where store.modelSource == "inferred":
+                line("  version hashes: not compared (an inferred model cannot reproduce them; pass --model)")
             case nil: line("  version hashes: nothing to compare (the store records none)")
             }
             for note in store.notes { line("  note: \(clean(note))") }
