@@ -34,6 +34,21 @@ import Testing
         #expect(try KeyedArchive(data: data).plainTopValue() == value)
     }
 
+    @Test func archivesReadFromXMLPropertyListsToo() throws {
+        let value: PropertyListValue = ["list": [1, "two"], "when": .date(Date(timeIntervalSinceReferenceDate: 60))]
+        var builder = KeyedArchiveBuilder()
+        builder.setTopObject(try builder.add(value))
+        let ourXML = try PropertyList.write(builder.propertyList(), format: .xml)
+        #expect(String(decoding: ourXML, as: UTF8.self).contains("<key>CF$UID</key>"))
+        #expect(try KeyedArchive(data: ourXML).plainTopValue() == value)
+
+        let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+        archiver.outputFormat = .xml
+        archiver.encode(try FoundationBridge.object(for: value), forKey: NSKeyedArchiveRootObjectKey)
+        archiver.finishEncoding()
+        #expect(try KeyedArchive(data: archiver.encodedData).plainTopValue() == value)
+    }
+
     @Test func foundationClassesDecodeFromAFoundationArchive() throws {
         let uuid = UUID()
         let root: NSArray = [
