@@ -51,7 +51,7 @@ final class XMLElementTreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         guard failure == nil else { return }
-        stack.removeLast()
+        _ = stack.popLast()
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
