@@ -106,9 +106,9 @@ extension ArchivedObject {
         guard case .data(let bytes)? = try value(forKey: "NS.uuidbytes"), bytes.count == 16 else {
             throw PropertyListError(reason: "\(className) \(reference) has no 16-byte NS.uuidbytes")
         }
-        let b = Array(bytes)
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                           b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        let raw = Array(bytes)
+        return UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                           raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
     }
 
     /// The URL of an `NSURL` object: `NS.relative` resolved against the optional `NS.base` URL. Base chains are

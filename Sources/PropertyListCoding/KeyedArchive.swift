@@ -76,6 +76,17 @@ public struct KeyedArchive: Sendable {
         try ArchivedObject(archive: self, reference: reference)
     }
 
+    /// Every object whose class is `className` (exactly, not subclasses), in `$objects` order. Entries without a
+    /// `$class` (strings, numbers, class descriptions) are skipped; an entry whose `$class` is broken throws.
+    public func objects(ofClass className: String) throws -> [ArchivedObject] {
+        var found: [ArchivedObject] = []
+        for (index, entry) in objects.enumerated() where entry["$class"] != nil {
+            let object = try object(ArchivedObjectReference(index: index))
+            if object.className == className { found.append(object) }
+        }
+        return found
+    }
+
     /// The `$objects` entry at `reference`, unresolved.
     public func rawObject(_ reference: ArchivedObjectReference) throws -> PropertyListValue {
         guard objects.indices.contains(reference.index) else {

@@ -1,19 +1,6 @@
 import Foundation
 import FoundationXML
 
-/// One XML element: its name, the line where it starts, its text and its child elements.
-final class XMLElementNode {
-    let name: String
-    let line: Int
-    var text = ""
-    var children: [XMLElementNode] = []
-
-    init(name: String, line: Int) {
-        self.name = name
-        self.line = line
-    }
-}
-
 /// Turns `XMLParser`'s events into a tree of `XMLElementNode`s, stopping at `maximumDepth`.
 final class XMLElementTreeBuilder: NSObject, XMLParserDelegate {
     private let maximumDepth: Int
@@ -64,7 +51,7 @@ final class XMLElementTreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         guard failure == nil else { return }
-        stack.removeLast()
+        _ = stack.popLast()
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

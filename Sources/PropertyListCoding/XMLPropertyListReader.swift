@@ -1,5 +1,4 @@
 import Foundation
-import FoundationXML
 
 /// Reads XML property lists (`<plist version="1.0">`), including keyed-archive UIDs written as
 /// `<dict><key>CF$UID</key><integer>N</integer></dict>`.

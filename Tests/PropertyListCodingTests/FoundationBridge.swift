@@ -17,6 +17,9 @@ enum FoundationBridge {
         if let number = object as? NSNumber {
             switch String(cString: number.objCType) {
             case "f", "d": return .real(number.doubleValue)
+            // NSKeyedUnarchiver hands booleans back as NSNumber(value: Bool), whose type is `char`;
+            // neither it nor PropertyListSerialization produces `char` for integers.
+            case "c": return .bool(number.boolValue)
             case "Q": return .integer(exactly: number.uint64Value)
             default: return .integer(number.int64Value)
             }

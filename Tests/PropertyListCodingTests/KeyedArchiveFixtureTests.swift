@@ -92,13 +92,9 @@ struct KeyedArchiveFixtureTests {
         let root = try elements.topObject()
         #expect(root.className == "XDPMModel")
         // Every XDPMEntity in $objects, by its `_name`.
-        var entityNames: [String] = []
-        for index in elements.objects.indices {
-            guard let object = try? elements.object(ArchivedObjectReference(index: index)),
-                  object.className == "XDPMEntity" else { continue }
-            entityNames.append(try object.string(forKey: "_name") ?? "")
-        }
+        let entityNames = try elements.objects(ofClass: "XDPMEntity").map { try $0.string(forKey: "_name") }
         #expect(entityNames.contains("Book"))
+        #expect(try elements.objects(ofClass: "XDPMAttribute").count >= 3)
 
         let layout = try KeyedArchive(bytes: FixtureFiles.bytes("stores/coredatabooks-ios4/CoreDataBooks.xcdatamodel.layout"))
         let layoutRoot = try layout.topObject()

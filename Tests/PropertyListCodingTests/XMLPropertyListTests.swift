@@ -104,6 +104,21 @@ import Testing
         }
     }
 
+    @Test func entityExpansionAndExternalEntitiesAreNotHonoured() throws {
+        var laughs = "<!DOCTYPE plist [\n<!ENTITY l0 \"ha\">\n"
+        for level in 1...12 { laughs += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">\n" }
+        laughs += "]>\n<plist><string>&l12;</string></plist>"
+        // libxml2 refuses the 10^12-fold expansion ("billion laughs") as a syntax error.
+        #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(Data(laughs.utf8)) }
+
+        let external = """
+            <!DOCTYPE plist [<!ENTITY secret SYSTEM "file:///etc/hostname">]>
+            <plist><string>&secret;</string></plist>
+            """
+        // External entities are never fetched: the reference expands to nothing.
+        #expect(try XMLPropertyListReader().read(Data(external.utf8)) == "")
+    }
+
     @Test func deepNestingIsRejected() {
         let depth = 600
         let document = "<plist>" + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "</plist>"
