@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Something SQLite reports to a ``Connection/trace(_:_:)`` handler.
+/// Something SQLite reports to a ``Connection/trace(options:_:)`` handler.
 public enum TraceEvent: Sendable {
     /// A statement starts running. `sql` is its text (for a statement run by a trigger, a `-- trigger` comment);
     /// `expandedSQL` has the bound values written in.
@@ -42,7 +42,7 @@ extension Connection {
 
     /// Installs `handler` to receive the events in `options` (`sqlite3_trace_v2`), for debug logging; nil removes
     /// the current handler. The handler runs on the thread using the connection, during the statement.
-    public func trace(_ options: TraceOptions = .statements, _ handler: ((TraceEvent) -> Void)?) {
+    public func trace(options: TraceOptions = .statements, _ handler: ((TraceEvent) -> Void)?) {
         guard let handler, !options.isEmpty else {
             sqlite3_trace_v2(handle, 0, nil, nil)
             traceBox = nil
