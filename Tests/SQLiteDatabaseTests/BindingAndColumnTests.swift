@@ -75,6 +75,16 @@ struct BindingAndColumnTests {
         #expect(firstBytes == bytes)
     }
 
+    @Test func emptyValuesAreNotNull() throws {
+        let connection = try Connection.inMemory()
+        let statement = try connection.prepare("SELECT X'', '', NULL")
+        #expect(try statement.step())
+        #expect(statement.string(at: 0) == "")
+        #expect(statement.blob(at: 1) == [])
+        #expect(statement.string(at: 2) == nil)
+        #expect(statement.blob(at: 2) == nil)
+    }
+
     @Test func nullsReadAsNilOrZero() throws {
         let connection = try Connection.inMemory()
         let statement = try connection.prepare("SELECT ?, ?")

@@ -67,6 +67,23 @@ struct ReadOnlyWALTests {
         withExtendedLifetime(writer) {}
     }
 
+    @Test func aCheckpointedWALStoreInAReadOnlyDirectoryIsReadable() throws {
+        let path: String
+        do {
+            let (writer, storePath) = try Self.makeUncheckpointedStore()
+            path = storePath
+            withExtendedLifetime(writer) {}
+        }
+        let copy = try Self.copy(path, sideFiles: [])
+        let restore = try Self.makeReadOnly(copy, sideFiles: [])
+        defer { restore() }
+        let reader = try Connection(path: copy, mode: .readOnly)
+        #expect(try reader.integer("SELECT count(*) FROM t") == 3)
+        // Root can still create the -shm, so SQLite reads normally; anyone else gets the immutable fallback.
+        let directory = (copy as NSString).deletingLastPathComponent
+        #expect(reader.isImmutable == !canStillCreateFiles(in: directory))
+    }
+
     // The following tests force the "side files cannot be created" branch, which root cannot reach through
     // permissions.
 
