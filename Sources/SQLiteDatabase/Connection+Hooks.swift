@@ -49,8 +49,6 @@ extension Connection {
             return
         }
         let box = TraceBox(handler: handler)
-        // The connection owns the box; SQLite only borrows it until it is replaced here.
-        traceBox = box
         sqlite3_trace_v2(
             handle, options.rawValue,
             { kind, context, statementPointer, detail in
@@ -76,6 +74,9 @@ extension Connection {
                 return 0
             },
             Unmanaged.passUnretained(box).toOpaque())
+        // The connection owns the box; SQLite only borrows it. The previous box is released only now that SQLite
+        // no longer points to it.
+        traceBox = box
     }
 
     /// Installs a handler that SQLite calls about every `instructionCount` virtual-machine instructions of a
@@ -91,7 +92,6 @@ extension Connection {
             return
         }
         let box = ProgressBox(shouldContinue: shouldContinue)
-        progressBox = box
         sqlite3_progress_handler(
             handle, Int32(clamping: max(1, instructionCount)),
             { context in
@@ -100,5 +100,6 @@ extension Connection {
                 return box.shouldContinue() ? 0 : 1
             },
             Unmanaged.passUnretained(box).toOpaque())
+        progressBox = box
     }
 }
