@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Something SQLite reports to a ``Connection/trace(_:_:)`` handler.
+/// Something SQLite reports to a ``Connection/trace(options:_:)`` handler.
 public enum TraceEvent: Sendable {
     /// A statement starts running. `sql` is its text (for a statement run by a trigger, a `-- trigger` comment);
     /// `expandedSQL` has the bound values written in.
@@ -42,15 +42,13 @@ extension Connection {
 
     /// Installs `handler` to receive the events in `options` (`sqlite3_trace_v2`), for debug logging; nil removes
     /// the current handler. The handler runs on the thread using the connection, during the statement.
-    public func trace(_ options: TraceOptions = .statements, _ handler: ((TraceEvent) -> Void)?) {
+    public func trace(options: TraceOptions = .statements, _ handler: ((TraceEvent) -> Void)?) {
         guard let handler, !options.isEmpty else {
             sqlite3_trace_v2(handle, 0, nil, nil)
             traceBox = nil
             return
         }
         let box = TraceBox(handler: handler)
-        // The connection owns the box; SQLite only borrows it until it is replaced here.
-        traceBox = box
         sqlite3_trace_v2(
             handle, options.rawValue,
             { kind, context, statementPointer, detail in
@@ -76,6 +74,9 @@ extension Connection {
                 return 0
             },
             Unmanaged.passUnretained(box).toOpaque())
+        // The connection owns the box; SQLite only borrows it. The previous box is released only now that SQLite
+        // no longer points to it.
+        traceBox = box
     }
 
     /// Installs a handler that SQLite calls about every `instructionCount` virtual-machine instructions of a
@@ -91,7 +92,6 @@ extension Connection {
             return
         }
         let box = ProgressBox(shouldContinue: shouldContinue)
-        progressBox = box
         sqlite3_progress_handler(
             handle, Int32(clamping: max(1, instructionCount)),
             { context in
@@ -100,5 +100,6 @@ extension Connection {
                 return box.shouldContinue() ? 0 : 1
             },
             Unmanaged.passUnretained(box).toOpaque())
+        progressBox = box
     }
 }

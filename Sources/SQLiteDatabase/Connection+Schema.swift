@@ -12,6 +12,14 @@ public struct ColumnInfo: Sendable, Hashable {
     public var defaultValueSQL: String?
     /// The column's position in the primary key, starting at 1, or 0 when it is not part of it.
     public var primaryKeyPosition: Int
+
+    public init(name: String, declaredType: String, isNotNull: Bool, defaultValueSQL: String?, primaryKeyPosition: Int) {
+        self.name = name
+        self.declaredType = declaredType
+        self.isNotNull = isNotNull
+        self.defaultValueSQL = defaultValueSQL
+        self.primaryKeyPosition = primaryKeyPosition
+    }
 }
 
 /// An index, as `PRAGMA index_list` and `PRAGMA index_xinfo` describe it.
@@ -34,6 +42,14 @@ public struct IndexInfo: Sendable, Hashable {
     public var isPartial: Bool
     /// The key columns, in index order.
     public var columns: [IndexColumn]
+
+    public init(name: String, isUnique: Bool, origin: Origin, isPartial: Bool, columns: [IndexColumn]) {
+        self.name = name
+        self.isUnique = isUnique
+        self.origin = origin
+        self.isPartial = isPartial
+        self.columns = columns
+    }
 }
 
 /// A key column of an index.
@@ -43,6 +59,12 @@ public struct IndexColumn: Sendable, Hashable {
     public var isDescending: Bool
     /// The collation (`BINARY`, `NOCASE`, …).
     public var collation: String
+
+    public init(name: String?, isDescending: Bool, collation: String) {
+        self.name = name
+        self.isDescending = isDescending
+        self.collation = collation
+    }
 }
 
 /// Schema introspection and pragmas.

@@ -48,7 +48,7 @@ public final class Connection {
     /// keep the connection alive.
     var dataVersionStatement: OpaquePointer?
 
-    /// Handlers installed with ``trace(_:_:)`` and ``setProgressHandler(every:_:)``, kept alive while installed.
+    /// Handlers installed with ``trace(options:_:)`` and ``setProgressHandler(every:_:)``, kept alive while installed.
     var traceBox: TraceBox?
     var progressBox: ProgressBox?
 

@@ -198,9 +198,11 @@ public final class Statement {
     @inlinable
     public func string(at index: Int) -> String? {
         let column = Int32(truncatingIfNeeded: index)
-        if sqlite3_column_type(handle, column) == SQLITE_NULL { return nil }
-        // Text first, then its length: that order is the one SQLite documents as safe.
-        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        // Text first, then its length: the order SQLite documents as safe. A NULL pointer means SQL NULL (or an
+        // empty value SQLite could not convert), which only then costs a type check.
+        guard let text = sqlite3_column_text(handle, column) else {
+            return sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : ""
+        }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
@@ -209,8 +211,10 @@ public final class Statement {
     @inlinable
     public func blob(at index: Int) -> [UInt8]? {
         let column = Int32(truncatingIfNeeded: index)
-        if sqlite3_column_type(handle, column) == SQLITE_NULL { return nil }
-        guard let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        // SQLite returns a NULL pointer for both SQL NULL and an empty blob; only then is the type checked.
+        guard let bytes = sqlite3_column_blob(handle, column) else {
+            return sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : []
+        }
         let count = Int(sqlite3_column_bytes(handle, column))
         return [UInt8](UnsafeRawBufferPointer(start: bytes, count: count))
     }

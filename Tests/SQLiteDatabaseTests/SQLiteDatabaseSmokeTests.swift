@@ -1,5 +1,0 @@
-import Testing
-
-@Test func SQLiteDatabaseTargetBuilds() {
-    #expect(Bool(true))
-}
