@@ -54,12 +54,19 @@ package final class XMLElementNode: @unchecked Sendable {
         parser.delegate = builder
         let succeeded = parser.parse()
         if !succeeded || builder.root == nil {
-            let reason = parser.parserError.map { "malformed XML (\($0.localizedDescription))" } ?? "malformed XML"
+            let reason = parser.parserError.map { "malformed XML (\(describe($0)))" } ?? "malformed XML"
             throw ModelError(file: file, elementPath: "line \(parser.lineNumber), column \(parser.columnNumber)",
                              reason: reason)
         }
         return builder.root!
     }
+}
+
+/// `invalidCharacterError (9)` rather than Foundation's "The operation could not be completed".
+private func describe(_ error: any Error) -> String {
+    let code = (error as NSError).code
+    guard let named = XMLParser.ErrorCode(rawValue: code) else { return "parser error \(code)" }
+    return "\(named) (\(code))"
 }
 
 private final class TreeBuilder: NSObject, XMLParserDelegate {

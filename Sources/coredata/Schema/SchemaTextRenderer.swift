@@ -49,7 +49,7 @@ enum SchemaTextRenderer {
             }
             line(heading)
             var details: [String] = []
-            if let table = entity.table, let number = entity.entityNumber { details.append("table \(table), Z_ENT \(number)") }
+            if let table = entity.table, let number = entity.entityNumber { details.append("table \(clean(table)), Z_ENT \(number)") }
             details.append("hash \(entity.versionHash)")
             if let stored = entity.storeVersionHash, stored != entity.versionHash { details.append("store hash \(stored)") }
             line("  " + details.joined(separator: " · "))
@@ -86,7 +86,8 @@ enum SchemaTextRenderer {
             line()
             line("? the store records this name in upper case only: its original case is unknown.")
         }
-        return out
+        // A last pass over the whole text, so that nothing built from data can reach the terminal raw.
+        return TerminalSanitizer.sanitize(out, layout: .multiLine)
     }
 
     private static func modelSourceText(_ store: SchemaReport.StoreSummary, _ model: SchemaReport.ModelSummary) -> String {
@@ -107,7 +108,7 @@ enum SchemaTextRenderer {
         if let valueClass = attribute.valueClassName { parts.append("class \(clean(valueClass))") }
         if attribute.allowsExternalBinaryDataStorage { parts.append("external storage") }
         for rule in attribute.validation { parts.append("valid if \(clean(rule))") }
-        if let column = attribute.column { parts.append("→ \(column)") }
+        if let column = attribute.column { parts.append("→ \(clean(column))") }
         if let owner = attribute.inheritedFrom { parts.append("(from \(clean(owner)))") }
         return parts.joined(separator: ", ")
     }
@@ -122,8 +123,8 @@ enum SchemaTextRenderer {
             parts.append("count \(relationship.minCount)…\(relationship.maxCount == 0 ? "∞" : String(relationship.maxCount))")
         }
         parts.append("delete rule \(relationship.deleteRule)")
-        if let column = relationship.column { parts.append("→ \(column)") }
-        if let join = relationship.joinTable { parts.append("→ join table \(join)") }
+        if let column = relationship.column { parts.append("→ \(clean(column))") }
+        if let join = relationship.joinTable { parts.append("→ join table \(clean(join))") }
         if let owner = relationship.inheritedFrom { parts.append("(from \(clean(owner)))") }
         return parts.joined(separator: ", ")
     }

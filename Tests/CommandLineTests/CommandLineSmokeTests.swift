@@ -1,5 +1,0 @@
-import Testing
-
-@Test func CommandLineTargetBuilds() {
-    #expect(Bool(true))
-}
