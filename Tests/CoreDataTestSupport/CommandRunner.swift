@@ -16,10 +16,16 @@ public enum CommandRunner {
         return Fixtures.projectRoot.appendingPathComponent(".build/debug/coredata")
     }
 
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs `coredata ARGUMENTS`; with a `launcher` (for example `setpriv --reuid=…`), runs it through that.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { _, new in new }
         process.environment = merged
