@@ -25,7 +25,7 @@ public enum CollectionOperator: String, Sendable, CaseIterable {
         }
         switch self {
         case .count: return elements.count
-        case .sum: return Self.sum(values.compactMap(NumericValue.init))
+        case .sum: return NumericValue.sum(values.compactMap(NumericValue.init)).anyValue
         case .avg:
             let numbers = values.compactMap(NumericValue.init)
             guard !numbers.isEmpty else { return nil }
@@ -38,24 +38,6 @@ public enum CollectionOperator: String, Sendable, CaseIterable {
         case .distinctUnionOfArrays, .distinctUnionOfSets:
             return Self.distinct(values.flatMap { KeyValueLookup.elements(of: $0) ?? [$0] })
         }
-    }
-
-    /// Integers add as `Int` while they fit; any other number makes the sum a `Double` (or `Decimal`).
-    static func sum(_ numbers: [NumericValue]) -> Any {
-        var integerSum: Int64 = 0
-        var integersOnly = true
-        for case .integer(let v) in numbers {
-            let (result, overflow) = integerSum.addingReportingOverflow(v)
-            if overflow { integersOnly = false; break }
-            integerSum = result
-        }
-        if integersOnly && numbers.allSatisfy({ if case .integer = $0 { true } else { false } }) {
-            return Int(integerSum)
-        }
-        if numbers.allSatisfy({ if case .double = $0 { false } else { true } }) {
-            return numbers.reduce(Decimal(0)) { $0 + $1.decimalValue }
-        }
-        return numbers.reduce(0.0) { $0 + $1.doubleValue }
     }
 
     /// Orders numbers numerically, strings by `compare(_:)`, dates chronologically; other pairs are unordered.

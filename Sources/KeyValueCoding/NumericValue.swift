@@ -70,6 +70,33 @@ public enum NumericValue: Sendable, Hashable {
         }
     }
 
+    /// The value as `Int`, `Double` or `Decimal`.
+    public var anyValue: Any {
+        switch self {
+        case .integer(let v): return Int(exactly: v) ?? v
+        case .double(let v): return v
+        case .decimal(let v): return v
+        }
+    }
+
+    /// The sum: an integer while every term is one and it fits, a decimal when decimals and integers are mixed,
+    /// a double as soon as a double takes part. The empty sum is the integer 0.
+    public static func sum(_ numbers: [NumericValue]) -> NumericValue {
+        var integerSum: Int64 = 0
+        var exact = true
+        for number in numbers {
+            guard case .integer(let v) = number else { exact = false; break }
+            let (result, overflow) = integerSum.addingReportingOverflow(v)
+            if overflow { exact = false; break }
+            integerSum = result
+        }
+        if exact { return .integer(integerSum) }
+        if !numbers.contains(where: { if case .double = $0 { true } else { false } }) {
+            return .decimal(numbers.reduce(Decimal(0)) { $0 + $1.decimalValue })
+        }
+        return .double(numbers.reduce(0.0) { $0 + $1.doubleValue })
+    }
+
     private static func unsigned(_ v: UInt64) -> NumericValue {
         v <= UInt64(Int64.max) ? .integer(Int64(v)) : .double(Double(v))
     }
