@@ -1,0 +1,100 @@
+import Foundation
+import KeyValueCoding
+
+/// The string comparisons a Core Data sort may use, named by Apple's selectors.
+public enum SortComparison: String, Sendable, Hashable, CaseIterable {
+    case compare = "compare:"
+    case caseInsensitiveCompare = "caseInsensitiveCompare:"
+    case localizedCompare = "localizedCompare:"
+    case localizedCaseInsensitiveCompare = "localizedCaseInsensitiveCompare:"
+    case localizedStandardCompare = "localizedStandardCompare:"
+}
+
+/// A sort order on a key path, Apple's `NSSortDescriptor` with the comparisons Core Data accepts.
+///
+/// Shadows Foundation's `NSSortDescriptor`, whose key-based initializers are unavailable on Linux.
+/// Nil sorts before every value, as Foundation's `compare:` orders a missing value first.
+open class NSSortDescriptor: NSObject, @unchecked Sendable {
+    // Unchecked: all stored properties are immutable Sendable values.
+    /// The key path sorted on; nil sorts the objects themselves.
+    public let key: String?
+    /// Whether smaller values come first.
+    public let ascending: Bool
+    /// How strings are compared.
+    public let comparison: SortComparison
+
+    /// Sorts on `key` with `comparison` (`compare:` by default).
+    public init(key: String?, ascending: Bool, comparison: SortComparison = .compare) {
+        self.key = key
+        self.ascending = ascending
+        self.comparison = comparison
+        super.init()
+    }
+
+    /// The comparison's selector name, such as `"localizedStandardCompare:"`.
+    public var selectorName: String { comparison.rawValue }
+
+    /// The same sort in the opposite direction.
+    public var reversedSortDescriptor: NSSortDescriptor {
+        NSSortDescriptor(key: key, ascending: !ascending, comparison: comparison)
+    }
+
+    /// Orders two objects by their values at ``key``, honouring ``ascending``.
+    public func compare(_ object1: Any, to object2: Any) -> ComparisonResult {
+        let first = ConstantValue(any: key.map { KeyValueLookup.value(of: object1, forKeyPath: $0) } ?? object1)
+        let second = ConstantValue(any: key.map { KeyValueLookup.value(of: object2, forKeyPath: $0) } ?? object2)
+        let result = compareValues(first, second)
+        guard !ascending else { return result }
+        switch result {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
+        }
+    }
+
+    private func compareValues(_ first: ConstantValue, _ second: ConstantValue) -> ComparisonResult {
+        switch (first, second) {
+        case (.null, .null): return .orderedSame
+        case (.null, _): return .orderedAscending
+        case (_, .null): return .orderedDescending
+        case let (.string(a), .string(b)):
+            switch comparison {
+            case .compare: return a.compare(b)
+            case .caseInsensitiveCompare: return a.compare(b, options: .caseInsensitive)
+            case .localizedCompare: return a.compare(b, locale: Locale.current)
+            case .localizedCaseInsensitiveCompare: return a.compare(b, options: .caseInsensitive, locale: Locale.current)
+            case .localizedStandardCompare: return a.localizedStandardCompare(b)
+            }
+        default:
+            return ValueComparison.order(first, second, options: []) ?? .orderedSame
+        }
+    }
+
+    /// Apple's description: `(key, ascending, compare:)`.
+    open override var description: String {
+        "(\(key ?? "SELF"), \(ascending ? "ascending" : "descending"), \(selectorName))"
+    }
+
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSSortDescriptor else { return false }
+        return key == other.key && ascending == other.ascending && comparison == other.comparison
+    }
+
+    open override var hash: Int { var hasher = Hasher(); hasher.combine(key); hasher.combine(ascending); hasher.combine(comparison); return hasher.finalize() }
+}
+
+extension Sequence {
+    /// The elements sorted by the first descriptor, ties broken by the next ones (stable for full ties).
+    public func sortedArray(using descriptors: [NSSortDescriptor]) -> [Element] {
+        enumerated().sorted { lhs, rhs in
+            for descriptor in descriptors {
+                switch descriptor.compare(lhs.element, to: rhs.element) {
+                case .orderedAscending: return true
+                case .orderedDescending: return false
+                case .orderedSame: continue
+                }
+            }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}

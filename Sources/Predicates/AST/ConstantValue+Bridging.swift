@@ -1,0 +1,63 @@
+import Foundation
+import KeyValueCoding
+
+extension ConstantValue {
+    /// Classifies an untyped value: numbers by their exact type (never mistaking `NSNumber(1)` for `true`),
+    /// strings, dates, data, UUIDs, URLs, collections element by element, `NSNull` and nil as ``null``, and
+    /// anything else as an ``object(_:)`` compared by identity.
+    public init(any value: Any?) {
+        guard let value = KeyValueLookup.unwrapped(value) else { self = .null; return }
+        if let constant = value as? ConstantValue { self = constant; return }
+        if NumericValue.isBoolean(value), let number = NumericValue(value), case .integer(let v) = number {
+            self = .bool(v != 0)
+            return
+        }
+        if let number = NumericValue(value) {
+            switch number {
+            case .integer(let v): self = .integer(v)
+            case .double(let v): self = .double(v)
+            case .decimal(let v): self = .decimal(v)
+            }
+            return
+        }
+        switch value {
+        case let v as String: self = .string(v)
+        case let v as NSString: self = .string(v as String)
+        case let v as Date: self = .date(v)
+        case let v as Data: self = .data(v)
+        case let v as UUID: self = .uuid(v)
+        case let v as URL: self = .url(v)
+        case let v as [String: Any]: self = .dictionary(v.mapValues { ConstantValue(any: $0) })
+        case let v as NSDictionary:
+            var entries: [String: ConstantValue] = [:]
+            for (key, entry) in v { entries[String(describing: key)] = ConstantValue(any: entry) }
+            self = .dictionary(entries)
+        default:
+            if let elements = KeyValueLookup.elements(of: value) {
+                self = .array(elements.map { ConstantValue(any: $0) })
+            } else {
+                self = .object(OpaqueObject(value))
+            }
+        }
+    }
+
+    /// The constant as a Foundation value (`Int`, `Double`, `String`, `Date`, `[Any]`, `[String: Any]`, …);
+    /// nil for ``null``. Used to hand values to key-value coding and to ``NSExpression/constantValue``.
+    public var anyValue: Any? {
+        switch self {
+        case .null: return nil
+        case .bool(let v): return v
+        case .integer(let v): return Int(exactly: v) ?? v
+        case .double(let v): return v
+        case .decimal(let v): return v
+        case .string(let v): return v
+        case .date(let v): return v
+        case .data(let v): return v
+        case .uuid(let v): return v
+        case .url(let v): return v
+        case .array(let v): return v.map { $0.anyValue ?? NSNull() } as [Any]
+        case .dictionary(let v): return v.mapValues { $0.anyValue ?? NSNull() } as [String: Any]
+        case .object(let v): return v.value
+        }
+    }
+}

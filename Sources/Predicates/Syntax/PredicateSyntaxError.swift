@@ -1,0 +1,90 @@
+/// A predicate format string that could not be parsed: where (a UTF-8 offset), what was expected there and
+/// what was found instead.
+public struct PredicateSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The format string as given.
+    public var format: String
+    /// The UTF-8 offset of the offending character (equal to the length of the format at its end).
+    public var offset: Int
+    /// What the parser expected, such as `"an expression"` or `"')'"`.
+    public var expected: String
+    /// What it found, such as `"end of input"` or `"'=='"`, or a description of a bad argument.
+    public var found: String
+
+    /// Makes an error.
+    public init(format: String, offset: Int, expected: String, found: String) {
+        self.format = format
+        self.offset = offset
+        self.expected = expected
+        self.found = found
+    }
+
+    /// One sentence: `expected …, found …`.
+    public var reason: String { "expected \(expected), found \(found)" }
+
+    public var description: String { "\(reason) at offset \(offset) in predicate \"\(format)\"" }
+
+    /// The offending line of the format string with a caret under the offending character, then the reason:
+    /// ```
+    /// name == "Ann" AND
+    ///                   ^ expected a predicate, found end of input
+    /// ```
+    /// Control characters are shown as visible escapes and wide characters take two columns, so the caret
+    /// lines up in a terminal.
+    public var caretDiagnostic: String {
+        let bytes = Array(format.utf8)
+        let clamped = min(max(offset, 0), bytes.count)
+        var lineStart = clamped
+        while lineStart > 0, bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+        var lineEnd = clamped
+        while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+        let before = String(decoding: bytes[lineStart..<clamped], as: UTF8.self)
+        let line = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+        let shown = TerminalText.visible(line)
+        let column = TerminalText.width(of: TerminalText.visible(before))
+        return shown + "\n" + String(repeating: " ", count: column) + "^ " + reason
+    }
+}
+
+/// Rendering of untrusted text for a terminal: control characters made visible, display widths measured.
+enum TerminalText {
+    /// `text` with control and bidirectional-override characters replaced by `\u{…}` escapes.
+    static func visible(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
+            let isBidi = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            if scalar == "\t" {
+                result += " "
+            } else if isControl || isBidi {
+                result += "\\u{" + String(value, radix: 16) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The number of terminal columns `text` occupies: combining marks take none, wide characters two.
+    static func width(of text: String) -> Int {
+        var columns = 0
+        for character in text {
+            guard let first = character.unicodeScalars.first else { continue }
+            if first.properties.isEmojiPresentation || isWide(first.value) {
+                columns += 2
+            } else if first.properties.generalCategory == .nonspacingMark {
+                continue
+            } else {
+                columns += 1
+            }
+        }
+        return columns
+    }
+
+    private static func isWide(_ value: UInt32) -> Bool {
+        (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value) || (0xAC00...0xD7A3).contains(value)
+            || (0xF900...0xFAFF).contains(value) || (0xFE30...0xFE4F).contains(value)
+            || (0xFF00...0xFF60).contains(value) || (0xFFE0...0xFFE6).contains(value)
+            || (0x20000...0x3FFFD).contains(value)
+    }
+}

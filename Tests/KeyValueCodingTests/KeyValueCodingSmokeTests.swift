@@ -1,5 +1,0 @@
-import Testing
-
-@Test func KeyValueCodingTargetBuilds() {
-    #expect(Bool(true))
-}

@@ -1,5 +1,0 @@
-import Testing
-
-@Test func PredicatesTargetBuilds() {
-    #expect(Bool(true))
-}
