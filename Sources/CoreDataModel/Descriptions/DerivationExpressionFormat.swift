@@ -1,15 +1,11 @@
-import Foundation
+import Predicates
 
 /// The canonical printed form of a derived attribute's expression, which its version hash is computed from.
 ///
 /// Core Data prints key-path collection operators in function form: `pages.@count` becomes `count:(pages)`.
 package enum DerivationExpressionFormat {
-    package static func canonical(_ expression: String) -> String {
-        // INTERIM: replaced by NSExpression(format:).predicateFormat once the Predicates module lands.
-        let trimmed = expression.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasSuffix(".@count") {
-            return "count:(\(trimmed.dropLast(".@count".count)))"
-        }
-        return trimmed
+    /// Parses `expression` as Xcode writes it and returns Apple's canonical form; throws the parse error.
+    package static func canonical(_ expression: String) throws(PredicateSyntaxError) -> String {
+        try NSExpression(parsing: expression).predicateFormat
     }
 }

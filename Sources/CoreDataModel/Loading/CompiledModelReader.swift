@@ -118,8 +118,11 @@ private struct ModelArchiveDecoder {
         if entity.renamingIdentifier == name { entity.renamingIdentifier = nil }  // compiled models repeat the name
         entity.userInfo = try userInfo(archived.object(forKey: "NSUserInfo"))
         if let properties = try archived.object(forKey: "NSProperties") {
-            let decoded = try properties.dictionaryEntries().map { try readProperty(try object($0.value, role: "property")) }
-            entity.setProperties(decoded.sorted { $0.name < $1.name })
+            // A compiled entity lists inherited properties too; keep only those it declares itself.
+            let own = try properties.dictionaryEntries().map { try object($0.value, role: "property") }.filter { property in
+                try property.object(forKey: "NSEntity")?.string(forKey: "NSEntityName").map { $0 == name } ?? true
+            }
+            entity.setProperties(try own.map(readProperty).sorted { $0.name < $1.name })
         }
         if let tuples = try archived.object(forKey: "NSUniqueTuples") {
             entity.uniquenessConstraints = try tuples.elements().map { tuple in

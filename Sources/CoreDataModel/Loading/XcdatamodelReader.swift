@@ -98,8 +98,13 @@ package struct XcdatamodelReader {
         let attribute: NSAttributeDescription
         if element.flag("derived") {
             let expression = try required("derivationExpression", of: element)
-            attribute = NSDerivedAttributeDescription(
-                name: name, type: type, derivationExpressionFormat: DerivationExpressionFormat.canonical(expression))
+            let canonical: String
+            do {
+                canonical = try DerivationExpressionFormat.canonical(expression)
+            } catch {
+                throw self.error(at: element, "invalid derivationExpression: \(error.description)")
+            }
+            attribute = NSDerivedAttributeDescription(name: name, type: type, derivationExpressionFormat: canonical)
         } else {
             attribute = NSAttributeDescription(name: name, type: type)
         }

@@ -9,7 +9,9 @@ extension StoreLayout {
         var statements: [String] = []
         for entityName in numbering.namesInNumberOrder {
             guard let entity = model.entitiesByName[entityName] else { continue }
-            for case let derived as NSDerivedAttributeDescription in entity.ownProperties {
+            // An entity re-declaring an inherited derived attribute shares its ancestor's column and triggers.
+            let inherited = Set(entity.superentity?.allProperties.map(\.name) ?? [])
+            for case let derived as NSDerivedAttributeDescription in entity.ownProperties where !inherited.contains(derived.name) {
                 statements += countTriggers(for: derived, of: entity)
             }
         }

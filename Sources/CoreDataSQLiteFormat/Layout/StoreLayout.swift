@@ -114,7 +114,12 @@ public struct StoreLayout: Sendable {
         let processing = members.sorted { (numbering[$0.name] ?? 0) < (numbering[$1.name] ?? 0) }
         var pending: [PendingColumn] = []
         for entity in processing {
-            let own = entity.ownProperties.sorted { $0.name.unicodeScalars.lexicographicallyPrecedes($1.name.unicodeScalars) }
+            // A property that re-declares an ancestor's (same name) keeps the ancestor's column: it is the same
+            // property of this entity's objects, as Apple's stores show (Writer.age and Author.age share ZAGE).
+            let inheritedNames = Set(entity.superentity?.allProperties.map(\.name) ?? [])
+            let own = entity.ownProperties
+                .filter { !inheritedNames.contains($0.name) }
+                .sorted { $0.name.unicodeScalars.lexicographicallyPrecedes($1.name.unicodeScalars) }
             for case let attribute as NSAttributeDescription in own where !attribute.isTransient || attribute is NSDerivedAttributeDescription {
                 guard let group = ColumnGroup(attribute.attributeType), let sqlType = attribute.attributeType.sqliteColumnType else { continue }
                 pending.append(PendingColumn(
