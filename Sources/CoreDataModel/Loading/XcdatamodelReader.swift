@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 
 /// Reads Xcode's XML model format (the `contents` file inside a `.xcdatamodel` package, Xcode 4 and later).
 ///
