@@ -40,7 +40,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "CoreDataSQLiteFormat",
-            dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "CZlib"],
+            dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "Predicates", "CZlib"],
             swiftSettings: strictSettings),
 
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
     ],
