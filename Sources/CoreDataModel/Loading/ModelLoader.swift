@@ -4,6 +4,8 @@ import Foundation
 /// - a versioned model `Name.xcdatamodeld/` (every version; `.xccurrentversion` names the current one);
 /// - a model version `Name.xcdatamodel/` (XML `contents`, or the Xcode 3 `elements` keyed archive);
 /// - a bare XML `contents` file (any file name);
+/// - a bare Xcode 3 `elements` file (named `elements` or `*.elements`, or any binary plist whose archive root is
+///   an Xcode 3 document rather than an `NSManagedObjectModel`);
 /// - a compiled versioned model `Name.momd/` (`VersionInfo.plist` names the current version) or a `Name.mom`.
 public enum ModelLoader {
     /// Loads the current version of the model at `url`.
@@ -30,12 +32,35 @@ public enum ModelLoader {
         }
         let data = try readFile(url)
         let model: NSManagedObjectModel
-        if url.pathExtension == "mom" || data.starts(with: Array("bplist".utf8)) {
+        if isLegacyElementsName(name) || (data.starts(with: Array("bplist".utf8)) && LegacyElementsReader.isXcode3Document(data)) {
+            model = try LegacyElementsReader(file: path).read(data)
+        } else if url.pathExtension == "mom" || data.starts(with: Array("bplist".utf8)) {
             model = try CompiledModelReader(file: path).read(data)
         } else {
             model = try XcdatamodelReader(file: path).read(data)
         }
-        return ModelVersionSet(versions: [((name as NSString).deletingPathExtension, model)], currentIndex: 0)
+        return ModelVersionSet(versions: [(versionName(ofFile: url), model)], currentIndex: 0)
+    }
+
+    /// An Xcode 3 `elements` file, by name: `elements` itself, or a copy named like `Books.xcdatamodel.elements`.
+    private static func isLegacyElementsName(_ name: String) -> Bool {
+        name == "elements" || name.hasSuffix(".elements")
+    }
+
+    /// The version name of a single model file: its name without extension (`Books` for `Books.mom`), and for
+    /// Xcode 3 `elements` files the model's name: `Books` for `Books.xcdatamodel.elements` and for
+    /// `Books.xcdatamodel/elements`.
+    private static func versionName(ofFile url: URL) -> String {
+        let name = url.lastPathComponent
+        let parent = url.deletingLastPathComponent()
+        if name == "elements", parent.pathExtension == "xcdatamodel" {
+            return parent.deletingPathExtension().lastPathComponent
+        }
+        let stem = (name as NSString).deletingPathExtension
+        if name.hasSuffix(".elements"), (stem as NSString).pathExtension == "xcdatamodel" {
+            return (stem as NSString).deletingPathExtension
+        }
+        return stem
     }
 
     // MARK: Xcode packages
