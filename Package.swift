@@ -43,10 +43,15 @@ let package = Package(
             dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "Predicates", "CZlib"],
             swiftSettings: strictSettings),
 
+        .target(
+            name: "CoreDataObjectGraph",
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "Predicates", "KeyValueCoding", "PropertyListCoding"],
+            swiftSettings: strictSettings),
+
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).
         .target(
             name: "OpenCoreData",
-            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "Predicates", "KeyValueCoding"],
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "KeyValueCoding"],
             swiftSettings: strictSettings),
 
         // MARK: The command-line tool.
@@ -68,6 +73,7 @@ let package = Package(
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

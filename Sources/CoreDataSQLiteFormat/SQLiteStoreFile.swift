@@ -13,7 +13,8 @@ public final class SQLiteStoreFile {
     public let primaryKeys: [PrimaryKeyEntry]
     public let hasModelCache: Bool
 
-    public init(path: String) throws(StoreFormatError) {
+    /// Opens the store at `path`, read-only unless `mode` says otherwise, waiting up to `busyTimeout` for a writer.
+    public init(path: String, mode: Connection.OpenMode = .readOnly, busyTimeout: Duration = .seconds(5)) throws(StoreFormatError) {
         self.path = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -24,7 +25,7 @@ public final class SQLiteStoreFile {
             throw StoreFormatError(file: path, reason: "cannot be read (permission denied)")
         }
         do {
-            connection = try Connection(path: path, mode: .readOnly, busyTimeout: .seconds(5))
+            connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
             guard try connection.tableExists("Z_METADATA"), try connection.tableExists("Z_PRIMARYKEY") else {
                 throw StoreFormatError(file: path, reason: "is an SQLite database but not a Core Data store (it has no Z_METADATA and Z_PRIMARYKEY tables)")
             }

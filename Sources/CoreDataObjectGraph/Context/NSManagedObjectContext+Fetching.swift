@@ -1,0 +1,118 @@
+import CoreDataModel
+import Foundation
+import Predicates
+
+extension NSManagedObjectContext {
+    /// Executes a fetch request: managed objects (faults whose values wait in the row cache, unless
+    /// `returnsObjectsAsFaults` is false), object IDs, dictionaries, or a count, as `resultType` says.
+    public func fetch<T: NSFetchRequestResult>(_ request: NSFetchRequest<T>) throws -> [T] {
+        let results = try fetchResults(request)
+        var typed: [T] = []
+        typed.reserveCapacity(results.count)
+        for result in results {
+            guard let value = result as? T else {
+                throw CoreDataError(.persistentStoreOperation,
+                                    "a fetch for \(request.resolvedEntityName ?? "?") returned \(type(of: result)), not \(T.self); set resultType to match")
+            }
+            typed.append(value)
+        }
+        return typed
+    }
+
+    /// The number of objects a fetch request would return, counted by the store without creating objects.
+    public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        let (coordinator, entity) = try resolve(request)
+        let store = try coordinator.store(for: entity)
+        coordinator.statistics.record { $0.fetches += 1 }
+        return try coordinator.withLock { try store.executeCount(ResolvedFetch(request, entity: entity)) }
+    }
+
+    func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
+        let (coordinator, entity) = try resolve(request)
+        let store = try coordinator.store(for: entity)
+        let fetch = ResolvedFetch(request, entity: entity)
+        coordinator.statistics.record { $0.fetches += 1 }
+        switch request.resultType {
+        case .countResultType:
+            return [NSNumber(value: try coordinator.withLock { try store.executeCount(fetch) })]
+        case .dictionaryResultType:
+            let shape = try DictionaryShape(request, entity: entity)
+            return try coordinator.withLock { try store.executeDictionaryFetch(fetch, shape) }
+        case .managedObjectIDResultType:
+            var idOnly = fetch
+            idOnly.includesPropertyValues = false
+            return try coordinator.withLock { try store.executeFetch(idOnly) }.map(\.objectID)
+        default:
+            let rows = try coordinator.withLock { try store.executeFetch(fetch) }
+            var objects: [NSManagedObject] = []
+            objects.reserveCapacity(rows.count)
+            for row in rows {
+                if let snapshot = row.snapshot { coordinator.rowCache.store(snapshot, for: row.objectID) }
+                let object = register(row.objectID, snapshot: request.returnsObjectsAsFaults ? nil : row.snapshot)
+                objects.append(object)
+            }
+            if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
+                try prefetch(keyPaths, for: objects)
+            }
+            return objects
+        }
+    }
+
+    /// The coordinator and the entity a request names, or a precise error.
+    func resolve<T>(_ request: NSFetchRequest<T>) throws -> (NSPersistentStoreCoordinator, NSEntityDescription) {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError(.persistentStoreOperation, "the context has no persistent store coordinator")
+        }
+        if let entity = request.entity { return (coordinator, entity) }
+        guard let name = request.entityName else {
+            throw CoreDataError(.persistentStoreOperation, "the fetch request names no entity")
+        }
+        return (coordinator, try coordinator.entity(named: name))
+    }
+
+    // MARK: Prefetching
+
+    /// Loads the destinations of `keyPaths` for all `objects` at once: one query per relationship level instead of
+    /// one per object (the seeds' prefetching). To-one destinations come in with one `IN` query; to-many
+    /// relationships with one query for all sources.
+    func prefetch(_ keyPaths: [String], for objects: [NSManagedObject]) throws {
+        guard let coordinator = persistentStoreCoordinator else { return }
+        var tree: [String: [String]] = [:]
+        for keyPath in keyPaths {
+            let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+            tree[parts[0], default: []] += parts.count > 1 ? [parts[1]] : []
+        }
+        for (name, rest) in tree.sorted(by: { $0.key < $1.key }) {
+            let byEntity = Dictionary(grouping: objects) { ObjectIdentifier($0.entity) }
+            var destinations: [NSManagedObject] = []
+            for (_, group) in byEntity {
+                guard let relationship = group[0].entity.relationshipsByName[name] else {
+                    throw CoreDataError(.persistentStoreOperation, "cannot prefetch \(name): \(group[0].entity.name) has no relationship \(name)")
+                }
+                if relationship.isToMany {
+                    let store = try coordinator.store(for: group[0].entity)
+                    let sources = group.filter { $0.toManyValues[name] == nil }
+                    let result = try coordinator.withLock {
+                        try store.prefetchToMany(relationship, sourceIDs: sources.map(\.objectID))
+                    }
+                    for source in sources {
+                        let ids = result.destinations[source.objectID] ?? []
+                        source.toManyValues[name] = ids
+                    }
+                    for (id, snapshot) in result.snapshots {
+                        coordinator.rowCache.store(snapshot, for: id)
+                        destinations.append(register(id, snapshot: nil))
+                    }
+                } else {
+                    try fulfillFaults(for: group)
+                    let targets = group.compactMap { $0.objectIDForToOne(name) }.map { self.object(with: $0) }
+                    try fulfillFaults(for: targets.filter(\.isFault))
+                    destinations += targets
+                }
+            }
+            if !rest.isEmpty, !destinations.isEmpty {
+                try prefetch(rest, for: destinations)
+            }
+        }
+    }
+}

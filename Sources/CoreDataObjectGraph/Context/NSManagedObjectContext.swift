@@ -1,0 +1,223 @@
+import CoreDataModel
+import Foundation
+import Synchronization
+
+/// A scratch pad of managed objects on one queue: it fetches, fulfils faults, keeps one object per ID, and
+/// (with the write half) tracks changes and saves them.
+///
+/// Reach a context only through `perform` and `performAndWait` (or from the main thread for a main-queue context);
+/// objects it returns belong to its queue.
+public final class NSManagedObjectContext: @unchecked Sendable {
+    public enum ConcurrencyType: Sendable {
+        /// The context runs on the main queue (the UI's).
+        case mainQueueConcurrencyType
+        /// The context owns a private serial queue.
+        case privateQueueConcurrencyType
+    }
+
+    public let concurrencyType: ConcurrencyType
+    public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    /// A name for debugging and for the SQL log.
+    public var name: String?
+
+    /// Registered objects, held weakly: an object nobody references leaves the context (Core Data keeps only
+    /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
+    private var registry: [NSManagedObjectID: WeakObject] = [:]
+    private var registrationsSinceSweep = 0
+    private let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueueConcurrencyType: queue = .main
+        case .privateQueueConcurrencyType: queue = DispatchQueue(label: "OpenCoreData.NSManagedObjectContext")
+        }
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    }
+
+    // MARK: Concurrency
+
+    /// Runs `block` on the context's queue, asynchronously.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and waits for it; runs it at once when already on that queue.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try block() }
+        return try queue.sync(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and returns its result (Swift concurrency form of `perform`).
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try block() })
+            }
+        }
+    }
+
+    private var isOnQueue: Bool {
+        if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread { return true }
+        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
+
+    // MARK: Objects
+
+    /// The object for `objectID`: the registered one, or a new fault (no store access).
+    public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        if let existing = registry[objectID]?.object { return existing }
+        return register(objectID, snapshot: nil)
+    }
+
+    /// The object for `objectID` with its values loaded; throws when no store holds it.
+    public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        let object = self.object(with: objectID)
+        if object.isFault {
+            try fulfillFaultThrowing(for: object)
+        }
+        return object
+    }
+
+    /// The registered objects that are still alive.
+    public var registeredObjects: Set<NSManagedObject> {
+        Set(registry.values.compactMap(\.object))
+    }
+
+    /// The registered object for an ID, without creating one.
+    public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
+        registry[objectID]?.object
+    }
+
+    /// Registers an object for an ID, filling it from `snapshot` when given.
+    @discardableResult
+    func register(_ objectID: NSManagedObjectID, snapshot: Snapshot?) -> NSManagedObject {
+        if let existing = registry[objectID]?.object {
+            if existing.storedValues == nil, let snapshot { existing.fill(from: snapshot) }
+            return existing
+        }
+        guard let coordinator = persistentStoreCoordinator else {
+            preconditionFailure("the context has no persistent store coordinator")
+        }
+        let type = NSManagedObject.registeredClass(forEntity: objectID.entity)
+        let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: coordinator.slots(for: objectID.entity))
+        if let snapshot { object.fill(from: snapshot) }
+        registry[objectID] = WeakObject(object)
+        registrationsSinceSweep += 1
+        if registrationsSinceSweep > 10_000 { sweepRegistry() }
+        return object
+    }
+
+    /// Drops the entries of objects that no longer exist.
+    private func sweepRegistry() {
+        registry = registry.filter { $0.value.object != nil }
+        registrationsSinceSweep = 0
+    }
+
+    /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values
+    /// from the store when `mergeChanges` is true.
+    public func refresh(_ object: NSManagedObject, mergeChanges: Bool) {
+        object.turnIntoFault()
+        if let coordinator = persistentStoreCoordinator {
+            coordinator.rowCache.remove(object.objectID)
+        }
+        if mergeChanges { fulfillFault(for: object) }
+    }
+
+    /// Forgets every registered object: they become inaccessible, and the next access fetches again.
+    public func reset() {
+        for object in registry.values.compactMap(\.object) {
+            object.turnIntoFault()
+            object.managedObjectContext = nil
+        }
+        registry.removeAll()
+    }
+
+    // MARK: Faults
+
+    /// Fills a fault from the row cache, or from the store on a miss. An object whose row is gone becomes
+    /// inaccessible: its values read as nil and `faultingError` says why.
+    func fulfillFault(for object: NSManagedObject) {
+        do {
+            try fulfillFaultThrowing(for: object)
+        } catch {
+            object.faultingError = error
+            object.fill(from: Snapshot(values: Array(repeating: .null, count: object.slots.count), version: 0))
+        }
+    }
+
+    func fulfillFaultThrowing(for object: NSManagedObject) throws {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError(.objectInaccessibleException, "\(object.objectID): the object's context has no coordinator")
+        }
+        let id = object.objectID
+        coordinator.statistics.record { $0.faultsFired += 1 }
+        if let snapshot = coordinator.rowCache.snapshot(for: id) {
+            coordinator.statistics.record { $0.rowCacheHits += 1 }
+            object.fill(from: snapshot)
+            return
+        }
+        coordinator.statistics.record { $0.rowCacheMisses += 1 }
+        let store = try coordinator.store(for: id)
+        let snapshots = try coordinator.withLock { try store.snapshots(for: [id]) }
+        guard let snapshot = snapshots[id] else {
+            throw CoreDataError(.objectInaccessibleException, "CoreData could not fulfill a fault for \(id): the row no longer exists",
+                                affectedObjectIDs: [id])
+        }
+        coordinator.rowCache.store(snapshot, for: id)
+        object.fill(from: snapshot)
+    }
+
+    /// Fulfils many faults with one query per entity table (Core Data's batch faulting with `IN`).
+    public func fulfillFaults(for objects: [NSManagedObject]) throws {
+        guard let coordinator = persistentStoreCoordinator else { return }
+        var missing: [NSManagedObjectID] = []
+        for object in objects where object.isFault {
+            if let snapshot = coordinator.rowCache.snapshot(for: object.objectID) {
+                object.fill(from: snapshot)
+            } else {
+                missing.append(object.objectID)
+            }
+        }
+        guard !missing.isEmpty else { return }
+        let byStore = Dictionary(grouping: missing) { id in (try? coordinator.store(for: id)).map(ObjectIdentifier.init) }
+        for (_, ids) in byStore {
+            let store = try coordinator.store(for: ids[0])
+            let snapshots = try coordinator.withLock { try store.snapshots(for: ids) }
+            for (id, snapshot) in snapshots {
+                coordinator.rowCache.store(snapshot, for: id)
+                registry[id]?.object?.fill(from: snapshot)
+            }
+        }
+        coordinator.statistics.record { $0.faultsFired += missing.count }
+    }
+
+    func fetchToManyObjectIDs(of object: NSManagedObject, relationship: NSRelationshipDescription) -> [NSManagedObjectID] {
+        guard let coordinator = persistentStoreCoordinator, !object.objectID.isTemporaryID else { return [] }
+        do {
+            let store = try coordinator.store(for: object.objectID)
+            coordinator.statistics.record { $0.relationshipFaultsFired += 1 }
+            return try coordinator.withLock { try store.destinations(of: object.objectID, relationship: relationship) }
+        } catch {
+            object.faultingError = error
+            return []
+        }
+    }
+
+    func externalData(reference: String, for object: NSManagedObject) -> Data? {
+        guard let coordinator = persistentStoreCoordinator, let store = try? coordinator.store(for: object.objectID) else { return nil }
+        do {
+            return try coordinator.withLock { try store.externalData(reference: reference) }
+        } catch {
+            object.faultingError = error
+            return nil
+        }
+    }
+}
+
+/// A weak reference to a registered object.
+struct WeakObject {
+    weak var object: NSManagedObject?
+    init(_ object: NSManagedObject) { self.object = object }
+}

@@ -1,0 +1,33 @@
+import Synchronization
+
+/// Counters of what the stack did, as Instruments' Core Data template shows them: fetches, faults fired,
+/// row-cache hits and misses, rows fetched, saves. The browser's status line and the benchmarks read them.
+public final class CoreDataStatistics: Sendable {
+    /// A copy of the counters at one moment.
+    public struct Counts: Sendable, Equatable {
+        public var fetches = 0
+        public var faultsFired = 0
+        public var rowCacheHits = 0
+        public var rowCacheMisses = 0
+        public var rowsFetched = 0
+        public var relationshipFaultsFired = 0
+        public var saves = 0
+        /// The duration of the most recent fetch, in seconds, and the rows it returned.
+        public var lastFetchDuration: Double = 0
+        public var lastFetchRowCount = 0
+
+        public init() {}
+    }
+
+    private let counts = Mutex(Counts())
+
+    public init() {}
+
+    public var snapshot: Counts { counts.withLock { $0 } }
+
+    public func reset() { counts.withLock { $0 = Counts() } }
+
+    func record(_ update: (inout Counts) -> Void) {
+        counts.withLock { update(&$0) }
+    }
+}

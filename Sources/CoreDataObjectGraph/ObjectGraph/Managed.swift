@@ -1,0 +1,69 @@
+import CoreDataModel
+import Foundation
+
+/// Declares a typed property of a managed object subclass, backed by the entity's property of the same name.
+/// `@NSManaged` does not link on Linux, so subclasses write:
+///
+/// ```swift
+/// final class Recipe: NSManagedObject {
+///     @Managed("name") var name: String?
+///     @Managed("minutes") var minutes: Int16
+/// }
+/// ```
+@propertyWrapper
+public struct Managed<Value> {
+    public let key: String
+
+    public init(_ key: String) {
+        self.key = key
+    }
+
+    @available(*, unavailable, message: "@Managed properties are only available on NSManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unreachable") }
+        set { fatalError("unreachable") }
+    }
+
+    public static subscript<Object: NSManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
+    ) -> Value {
+        get {
+            let key = object[keyPath: storageKeyPath].key
+            return ManagedValueConversion.convert(object.value(forKey: key), to: Value.self, key: key, entity: object.entity.name)
+        }
+        set {
+            object.setValue(newValue, forKey: object[keyPath: storageKeyPath].key)
+        }
+    }
+}
+
+/// Converts the values Core Data stores (`Int64` for every integer type, `Double`, …) into the declared Swift type.
+enum ManagedValueConversion {
+    static func convert<Value>(_ raw: Any?, to valueType: Value.Type, key: String, entity: String) -> Value {
+        if let value = raw as? Value { return value }
+        if let converted = numeric(raw, to: valueType) { return converted }
+        if let optional = Value.self as? any ExpressibleByNilLiteral.Type, raw == nil {
+            return optional.init(nilLiteral: ()) as! Value
+        }
+        preconditionFailure("\(entity).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), which is not a \(Value.self)")
+    }
+
+    private static func numeric<Value>(_ raw: Any?, to valueType: Value.Type) -> Value? {
+        guard let raw else { return nil }
+        let integer: Int64? = raw as? Int64
+        let double: Double? = (raw as? Double) ?? (raw as? Float).map(Double.init)
+        func pick<T>(_ value: T?) -> Value? { value as? Value ?? (value.map { Optional($0) } as? Value) }
+        switch valueType {
+        case is Int.Type, is Int?.Type: return pick(integer.map { Int(truncatingIfNeeded: $0) })
+        case is Int16.Type, is Int16?.Type: return pick(integer.map { Int16(truncatingIfNeeded: $0) })
+        case is Int32.Type, is Int32?.Type: return pick(integer.map { Int32(truncatingIfNeeded: $0) })
+        case is Int64.Type, is Int64?.Type: return pick(integer)
+        case is Double.Type, is Double?.Type: return pick(double ?? integer.map(Double.init))
+        case is Float.Type, is Float?.Type: return pick((double ?? integer.map(Double.init)).map(Float.init))
+        case is Bool.Type, is Bool?.Type: return pick(integer.map { $0 != 0 })
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import CoreDataModel
+import Synchronization
+
+/// Swift subclasses registered for entities, so fetches return `Recipe` objects for entity `Recipe`.
+private let subclassRegistry = Mutex<[String: NSManagedObject.Type]>([:])
+
+extension NSManagedObject {
+    /// Makes fetches and `object(with:)` return instances of `subclass` for `entityName` (and, unless they have
+    /// their own, for its subentities). Swift on Linux cannot look classes up by name, so register them once.
+    public static func register(_ subclass: NSManagedObject.Type, forEntityName entityName: String) {
+        subclassRegistry.withLock { $0[entityName] = subclass }
+    }
+
+    static func registeredClass(forEntity entity: NSEntityDescription) -> NSManagedObject.Type {
+        subclassRegistry.withLock { registry in
+            var current: NSEntityDescription? = entity
+            while let candidate = current {
+                if let type = registry[candidate.name] { return type }
+                current = candidate.superentity
+            }
+            return NSManagedObject.self
+        }
+    }
+
+    /// Loads values from a snapshot.
+    func fill(from snapshot: Snapshot) {
+        storedValues = snapshot.values
+        snapshotVersion = snapshot.version
+    }
+}

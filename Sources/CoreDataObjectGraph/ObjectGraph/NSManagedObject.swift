@@ -1,0 +1,128 @@
+import CoreDataModel
+import Foundation
+import KeyValueCoding
+
+/// An object of a managed object context: the in-memory form of one row, with Apple's faulting and uniquing.
+///
+/// A fresh object is usually a *fault*: it knows its ID but holds no values until one is read, when the context
+/// fulfils it from the row cache or the store. One context holds at most one object per ID.
+/// Managed objects belong to their context's queue and are not `Sendable`; pass `objectID`s between threads.
+open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
+    public let entity: NSEntityDescription
+    public internal(set) var objectID: NSManagedObjectID
+    /// The context that registered the object; nil once the context is gone or has reset.
+    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+
+    /// The stored values, slot by slot; nil while the object is a fault.
+    var storedValues: [StoredValue]?
+    /// The optimistic-locking version the values were read at.
+    var snapshotVersion: Int64 = 0
+    /// Loaded to-many relationships, by name: destination IDs in order.
+    var toManyValues: [String: [NSManagedObjectID]] = [:]
+    /// Values of transient properties, by name.
+    var transientValues: [String: Any] = [:]
+    let slots: PropertySlots
+    /// Why the last fault could not be fulfilled (the row is gone, an external file is missing); nil when it was.
+    public internal(set) var faultingError: (any Error)?
+
+    /// Creates an object for `entity`; contexts create objects through `object(with:)` and fetches.
+    public required init(entity: NSEntityDescription, objectID: NSManagedObjectID, context: NSManagedObjectContext?,
+                         slots: PropertySlots) {
+        self.entity = entity
+        self.objectID = objectID
+        self.managedObjectContext = context
+        self.slots = slots
+    }
+
+    /// Whether the object's values have not been loaded yet.
+    public var isFault: Bool { storedValues == nil && !objectID.isTemporaryID }
+
+    /// Whether the relationship named `key` has not been loaded yet (to-many relationships load on first use).
+    public func hasFault(forRelationshipNamed key: String) -> Bool {
+        guard let relationship = entity.relationshipsByName[key] else { return false }
+        return relationship.isToMany ? toManyValues[key] == nil : isFault
+    }
+
+    // MARK: Values
+
+    /// The value of a property, firing the fault if needed: attribute values as Swift values (`Int64`, `Double`,
+    /// `String`, `Date`, `Decimal`, `Data`, `UUID`, `URL`, `Bool`), a to-one destination as its object, a to-many
+    /// relationship as `Set<NSManagedObject>` (or `[NSManagedObject]` when ordered). Unknown keys trap, as Apple's
+    /// `valueForUndefinedKey:` raises.
+    open func value(forKey key: String) -> Any? {
+        if let index = slots.index(of: key) {
+            return storedValue(at: index).flatMap { resolve($0) }
+        }
+        guard let property = entity.propertiesByName[key] else {
+            if key.hasPrefix("@") { return nil }
+            preconditionFailure("[<\(entity.name)> valueForUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
+        }
+        if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+            let objects = toManyObjectIDs(for: relationship).compactMap { managedObjectContext?.object(with: $0) }
+            return relationship.isOrdered ? objects as Any : Set(objects) as Any
+        }
+        return transientValues[key]
+    }
+
+    /// The stored value in a slot, firing the fault first.
+    func storedValue(at index: Int) -> StoredValue? {
+        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+        guard let values = storedValues, index < values.count else { return nil }
+        return values[index]
+    }
+
+    private func resolve(_ stored: StoredValue) -> Any? {
+        switch stored {
+        case .null: return nil
+        case .attribute(let value): return value.anyValue
+        case .toOne(let id): return managedObjectContext?.object(with: id)
+        case .externalData(let reference): return managedObjectContext?.externalData(reference: reference, for: self)
+        }
+    }
+
+    /// The typed attribute value of `key`, or nil; does not resolve relationships.
+    public func attributeValue(forKey key: String) -> AttributeValue? {
+        slots.index(of: key).flatMap { storedValue(at: $0)?.attributeValue }
+    }
+
+    /// The ID of a to-one destination without firing the destination's fault.
+    public func objectIDForToOne(_ key: String) -> NSManagedObjectID? {
+        guard let index = slots.index(of: key), case .toOne(let id)? = storedValue(at: index) else { return nil }
+        return id
+    }
+
+    /// The IDs of a to-many relationship's destinations, loading them once.
+    public func objectIDs(forRelationshipNamed key: String) -> [NSManagedObjectID] {
+        guard let relationship = entity.relationshipsByName[key] else { return [] }
+        if !relationship.isToMany { return objectIDForToOne(key).map { [$0] } ?? [] }
+        return toManyObjectIDs(for: relationship)
+    }
+
+    private func toManyObjectIDs(for relationship: NSRelationshipDescription) -> [NSManagedObjectID] {
+        if let loaded = toManyValues[relationship.name] { return loaded }
+        let loaded = managedObjectContext?.fetchToManyObjectIDs(of: self, relationship: relationship) ?? []
+        toManyValues[relationship.name] = loaded
+        return loaded
+    }
+
+    /// Turns the object back into a fault, releasing its values (relationships included).
+    func turnIntoFault() {
+        storedValues = nil
+        toManyValues.removeAll()
+        transientValues.removeAll()
+    }
+
+    // MARK: Identity
+
+    public static func == (lhs: NSManagedObject, rhs: NSManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        let state = isFault ? "<fault>" : "{\(slots.properties.map(\.name).joined(separator: ", "))}"
+        return "<\(entity.name): \(objectID.uriRepresentation().absoluteString)> \(state)"
+    }
+}
+
+/// Managed objects live on their context's queue: the compiler refuses to send them elsewhere.
+@available(*, unavailable)
+extension NSManagedObject: @unchecked Sendable {}

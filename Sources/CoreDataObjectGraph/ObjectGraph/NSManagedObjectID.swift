@@ -1,0 +1,55 @@
+import CoreDataModel
+import Foundation
+
+/// The identity of a managed object: its entity, the store that holds it and its primary key there
+/// (or a temporary identifier before its first save). Object IDs are immutable and `Sendable`: they are what
+/// crosses between contexts and threads, never the objects themselves.
+public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertible {
+    public let entity: NSEntityDescription
+    /// The identifier of the store (its metadata UUID), or nil for a temporary ID.
+    public let storeIdentifier: String?
+    /// The row's `Z_PK` in the store; for a temporary ID, a process-unique number.
+    public let primaryKey: Int64
+    /// Whether the object has not been saved yet (its ID changes when it is).
+    public let isTemporaryID: Bool
+    private let temporaryUUID: UUID?
+
+    package init(entity: NSEntityDescription, storeIdentifier: String, primaryKey: Int64) {
+        self.entity = entity
+        self.storeIdentifier = storeIdentifier
+        self.primaryKey = primaryKey
+        self.isTemporaryID = false
+        self.temporaryUUID = nil
+    }
+
+    package init(temporaryFor entity: NSEntityDescription) {
+        self.entity = entity
+        self.storeIdentifier = nil
+        self.primaryKey = 0
+        self.isTemporaryID = true
+        self.temporaryUUID = UUID()
+    }
+
+    /// `x-coredata://STORE-UUID/Entity/pN`, or `x-coredata:///Entity/tUUID` for a temporary ID.
+    public func uriRepresentation() -> URL {
+        if let temporaryUUID {
+            return URL(string: "x-coredata:///\(entity.name)/t\(temporaryUUID.uuidString)")!
+        }
+        return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(entity.name)/p\(primaryKey)")!
+    }
+
+    public var description: String { uriRepresentation().absoluteString }
+
+    public static func == (lhs: NSManagedObjectID, rhs: NSManagedObjectID) -> Bool {
+        if lhs === rhs { return true }
+        return lhs.primaryKey == rhs.primaryKey && lhs.isTemporaryID == rhs.isTemporaryID
+            && lhs.temporaryUUID == rhs.temporaryUUID && lhs.storeIdentifier == rhs.storeIdentifier
+            && lhs.entity.rootEntity === rhs.entity.rootEntity
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
+        hasher.combine(storeIdentifier)
+        hasher.combine(temporaryUUID)
+    }
+}

@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Snapshots shared by every context of a coordinator, so that firing a fault after a fetch does not go back to
+/// the store. It is a bounded cache: the least recently used snapshots leave first, and a miss only costs a
+/// fetch, so memory stays flat while a browser scrolls a million rows.
+final class RowCache: Sendable {
+    private struct State {
+        var entries: [NSManagedObjectID: (snapshot: Snapshot, tick: UInt64)] = [:]
+        var tick: UInt64 = 0
+    }
+
+    let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int = 50_000) {
+        self.capacity = capacity
+    }
+
+    func snapshot(for id: NSManagedObjectID) -> Snapshot? {
+        state.withLock { state in
+            guard var entry = state.entries[id] else { return nil }
+            state.tick &+= 1
+            entry.tick = state.tick
+            state.entries[id] = entry
+            return entry.snapshot
+        }
+    }
+
+    func store(_ snapshot: Snapshot, for id: NSManagedObjectID) {
+        state.withLock { state in
+            state.tick &+= 1
+            state.entries[id] = (snapshot, state.tick)
+            if state.entries.count > capacity { Self.evictOldest(&state, keeping: capacity * 3 / 4) }
+        }
+    }
+
+    func remove(_ id: NSManagedObjectID) {
+        _ = state.withLock { $0.entries.removeValue(forKey: id) }
+    }
+
+    func removeAll() {
+        state.withLock { $0.entries.removeAll() }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// Drops the oldest entries in one pass, so eviction costs O(n log n) once per quarter of the capacity.
+    private static func evictOldest(_ state: inout State, keeping target: Int) {
+        let cutoff = state.entries.values.map(\.tick).sorted()[state.entries.count - target]
+        state.entries = state.entries.filter { $0.value.tick >= cutoff }
+    }
+}

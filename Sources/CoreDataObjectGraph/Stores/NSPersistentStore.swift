@@ -1,0 +1,60 @@
+import CoreDataModel
+import Foundation
+
+/// A persistent store: one file (or memory) holding the objects of some entities of a coordinator's model.
+///
+/// Subclasses implement the store's side of fetching and saving; the coordinator routes each request to the store
+/// that holds the entity. Stores are used under the coordinator's lock, so they may be `@unchecked Sendable`.
+open class NSPersistentStore: @unchecked Sendable {
+    /// The store type Core Data's metadata records (`"SQLite"`, `"XML"`, `"Binary"`, `"InMemory"`).
+    open class var storeType: String { "" }
+
+    public let url: URL?
+    public let configurationName: String?
+    public let options: [String: Any]
+    public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    /// The store's UUID (`NSStoreUUID`), the host part of its object IDs' URIs.
+    public internal(set) var identifier: String = UUID().uuidString
+    /// The store's metadata (`NSStoreType`, `NSStoreModelVersionHashes`, app keys, …).
+    public internal(set) var metadata: [String: Any] = [:]
+
+    public var type: String { Self.storeType }
+
+    /// Whether saves to this store are refused (`NSReadOnlyPersistentStoreOption`).
+    public var isReadOnly: Bool { (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false }
+
+    public required init(coordinator: NSPersistentStoreCoordinator?, configurationName: String?, url: URL?,
+                         options: [String: Any]) {
+        self.persistentStoreCoordinator = coordinator
+        self.configurationName = configurationName
+        self.url = url
+        self.options = options
+    }
+
+    /// Opens the store's file and reads its metadata; called once by the coordinator when the store is added.
+    open func load() throws {}
+}
+
+/// Opens a store read-only: saves are refused and the file is never written.
+public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+/// Store types by their registry names.
+public let NSSQLiteStoreType = "SQLite"
+
+/// What a to-many prefetch returns: each source's destinations in order, and the destinations' snapshots.
+struct ToManyPrefetch {
+    var destinations: [NSManagedObjectID: [NSManagedObjectID]] = [:]
+    var snapshots: [NSManagedObjectID: Snapshot] = [:]
+}
+
+/// The requests the coordinator sends to a store that holds rows (the SQLite store today). Stores adopt it in
+/// extensions, one file per topic.
+protocol RowStore: NSPersistentStore {
+    func executeFetch(_ fetch: ResolvedFetch) throws -> [FetchedRow]
+    func executeCount(_ fetch: ResolvedFetch) throws -> Int
+    func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [[String: Any]]
+    /// Batch faulting: the snapshots of many objects at once.
+    func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: Snapshot]
+    func destinations(of id: NSManagedObjectID, relationship: NSRelationshipDescription) throws -> [NSManagedObjectID]
+    func prefetchToMany(_ relationship: NSRelationshipDescription, sourceIDs: [NSManagedObjectID]) throws -> ToManyPrefetch
+    func externalData(reference: String) throws -> Data
+}

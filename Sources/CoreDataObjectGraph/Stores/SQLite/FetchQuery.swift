@@ -1,0 +1,47 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Predicates
+import SQLiteDatabase
+
+/// The clauses of a fetch after `FROM <table> t0`: the entity filter, the predicate, the order and the limits,
+/// with every constant as a bound parameter.
+struct FetchQuery {
+    var joins = ""
+    var whereClause = ""
+    var orderBy = ""
+    var limitClause = ""
+    var bindings: [SQLiteValue] = []
+
+    init(store: NSSQLiteStore, fetch: ResolvedFetch, table: EntityTable) throws {
+        var conditions: [String] = []
+        let layout = store.layout!
+        if let root = fetch.entity.rootEntity as NSEntityDescription?, !root.subentities.isEmpty,
+           let number = layout.numbering[fetch.entity.name] {
+            if fetch.includesSubentities, let range = layout.numbering.range(of: fetch.entity.name) {
+                conditions.append(range.count == 1 ? "t0.Z_ENT = \(number)" : "t0.Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)")
+            } else {
+                conditions.append("t0.Z_ENT = \(number)")
+            }
+        }
+        if let predicate = fetch.predicate, predicate != .constant(true) {
+            throw CoreDataError(.persistentStoreOperation, "predicates in SQLite fetches arrive with the SQL compiler (\(predicate.predicateFormat))")
+        }
+        if !conditions.isEmpty { whereClause = " WHERE " + conditions.joined(separator: " AND ") }
+        var terms: [String] = []
+        for descriptor in fetch.sortDescriptors {
+            guard let key = descriptor.key, let columns = layout.columns(forProperty: key, ofEntity: fetch.entity.name) else {
+                throw CoreDataError(.persistentStoreOperation, "cannot sort \(fetch.entity.name) by \(descriptor.key ?? "SELF"): not a stored attribute")
+            }
+            terms.append("t0.\(columns.value) \(descriptor.ascending ? "ASC" : "DESC")")
+        }
+        // The primary key breaks ties, so the order is total and pages never overlap.
+        terms.append("t0.Z_PK")
+        orderBy = " ORDER BY " + terms.joined(separator: ", ")
+        if fetch.fetchLimit > 0 {
+            limitClause = " LIMIT \(fetch.fetchLimit)"
+            if fetch.fetchOffset > 0 { limitClause += " OFFSET \(fetch.fetchOffset)" }
+        } else if fetch.fetchOffset > 0 {
+            limitClause = " LIMIT -1 OFFSET \(fetch.fetchOffset)"
+        }
+    }
+}

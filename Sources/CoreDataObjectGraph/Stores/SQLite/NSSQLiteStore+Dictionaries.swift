@@ -1,0 +1,124 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+import Predicates
+import SQLiteDatabase
+
+extension NSSQLiteStore {
+    /// Dictionary results: the requested properties and aggregate expressions of each row (or group), computed
+    /// by SQLite (`GROUP BY`, `HAVING`, `DISTINCT`), never by loading objects.
+    func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [[String: Any]] {
+        guard let table = layout.table(forEntity: fetch.entity.name) else {
+            throw CoreDataError(.persistentStoreOperation, "the store has no table for entity \(fetch.entity.name)")
+        }
+        let query = try FetchQuery(store: self, fetch: fetch, table: table)
+        let selected = try shape.columns.map { try sqlColumn($0, entity: fetch.entity) }
+        let grouped = try shape.groupBy.map { try sqlColumn($0, entity: fetch.entity).sql }
+        if shape.having != nil {
+            throw CoreDataError(.persistentStoreOperation, "havingPredicate arrives with the SQL compiler")
+        }
+        var sql = "SELECT \(shape.distinct ? "DISTINCT " : "")\(selected.map(\.sql).joined(separator: ", ")) FROM \(table.name) t0\(query.joins)\(query.whereClause)"
+        if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
+        // Grouped and distinct rows have no single primary key to order by.
+        let orderBy = (grouped.isEmpty && !shape.distinct) ? query.orderBy : query.orderBy.replacingOccurrences(of: ", t0.Z_PK", with: "").replacingOccurrences(of: " ORDER BY t0.Z_PK", with: "")
+        sql += orderBy + query.limitClause
+        return try run(sql, query.bindings) { statement in
+            var rows: [[String: Any]] = []
+            try statement.forEachRow { row in
+                var dictionary: [String: Any] = [:]
+                for (index, column) in selected.enumerated() where !row.isNull(at: index) {
+                    dictionary[column.name] = column.decode(row, index)
+                }
+                rows.append(dictionary)
+            }
+            return rows
+        }
+    }
+
+    /// A selected column: its SQL and how to read it back.
+    struct SelectedColumn {
+        var name: String
+        var sql: String
+        var decode: (borrowing Row, Int) -> Any?
+    }
+
+    private func sqlColumn(_ column: DictionaryShape.Column, entity: NSEntityDescription) throws -> SelectedColumn {
+        switch column {
+        case .property(let property):
+            return try propertyColumn(property, entity: entity, name: property.name)
+        case .keyPath(let name, let path):
+            throw CoreDataError(.persistentStoreOperation, "key path \(path) in dictionary results arrives with the SQL compiler (\(name))")
+        case .expression(let name, let expression, let resultType):
+            return try expressionColumn(expression, entity: entity, name: name, resultType: resultType)
+        }
+    }
+
+    private func propertyColumn(_ property: NSPropertyDescription, entity: NSEntityDescription, name: String) throws -> SelectedColumn {
+        guard let columns = layout.columns(forProperty: property.name, ofEntity: entity.name) else {
+            throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
+        }
+        if let attribute = property as? NSAttributeDescription {
+            return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
+                switch SQLiteColumnDecoding.decode(row, at: index, as: attribute) {
+                case .attribute(let value): return value.anyValue
+                default: return nil
+                }
+            }
+        }
+        guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
+            throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) cannot be fetched as a dictionary value")
+        }
+        // A to-one relationship comes back as the destination's object ID, as in Core Data.
+        let storeIdentifier = identifier
+        return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
+            NSManagedObjectID(entity: destination, storeIdentifier: storeIdentifier, primaryKey: row.int64(at: index))
+        }
+    }
+
+    /// Aggregates over an attribute (`count:`, `sum:`, `average:`, `min:`, `max:`) and plain key paths.
+    private func expressionColumn(_ expression: ExpressionNode, entity: NSEntityDescription, name: String,
+                                  resultType: NSAttributeType) throws -> SelectedColumn {
+        switch expression {
+        case .keyPath(let key):
+            guard let property = entity.propertiesByName[key] else {
+                throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no property \(key) (in expression \(name))")
+            }
+            return try propertyColumn(property, entity: entity, name: name)
+        case .function(let function, let arguments):
+            let aggregates = ["count:": "COUNT", "sum:": "SUM", "average:": "AVG", "min:": "MIN", "max:": "MAX"]
+            guard let sqlFunction = aggregates[function], arguments.count == 1 else {
+                throw CoreDataError(.persistentStoreOperation, "the expression \(expression.predicateFormat) cannot be computed by the store")
+            }
+            let inner: String
+            var attribute: NSAttributeDescription?
+            switch arguments[0] {
+            case .keyPath(let key):
+                guard let columns = layout.columns(forProperty: key, ofEntity: entity.name) else {
+                    throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(key) is not a stored property (in \(expression.predicateFormat))")
+                }
+                inner = "t0.\(columns.value)"
+                attribute = entity.attributesByName[key]
+            case .evaluatedObject:
+                inner = "t0.Z_PK"
+            default:
+                throw CoreDataError(.persistentStoreOperation, "the expression \(expression.predicateFormat) cannot be computed by the store")
+            }
+            let decodeAs = sqlFunction == "MIN" || sqlFunction == "MAX" ? attribute : nil
+            return SelectedColumn(name: name, sql: "\(sqlFunction)(\(inner))") { row, index in
+                if let decodeAs, case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: decodeAs) {
+                    return value.anyValue
+                }
+                switch row.columnType(at: index) {
+                case .integer:
+                    return resultType == .doubleAttributeType ? Double(row.int64(at: index)) : row.int64(at: index) as Any
+                case .real:
+                    let value = row.double(at: index)
+                    return resultType.isInteger ? Int64(value) as Any : value as Any
+                default: return row.string(at: index)
+                }
+            }
+        default:
+            throw CoreDataError(.persistentStoreOperation, "the expression \(expression.predicateFormat) cannot be computed by the store")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import SQLiteDatabase
+
+extension NSSQLiteStore {
+    /// The destinations of a to-many relationship for many sources in one query, with their values: through the
+    /// inverse key column (one-to-many) or the join table (many-to-many), in relationship order.
+    func prefetchToMany(_ relationship: NSRelationshipDescription, sourceIDs: [NSManagedObjectID]) throws -> ToManyPrefetch {
+        guard let destination = relationship.destinationEntity, let source = relationship.entity else {
+            throw CoreDataError(.persistentStoreOperation, "relationship \(relationship.name) has no destination")
+        }
+        let plan = try selectPlan(for: destination)
+        let columns = (["d.Z_PK", "d.Z_ENT", "d.Z_OPT"] + plan.columns.map { "d.\($0)" }).joined(separator: ", ")
+        let sourceColumnIndex = plan.columns.count + 3
+        var result = ToManyPrefetch()
+        for chunk in stride(from: 0, to: sourceIDs.count, by: 500).map({ Array(sourceIDs[$0..<min($0 + 500, sourceIDs.count)]) }) {
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let sql: String
+            if let join = layout.joinTable(forRelationship: relationship.name, ofEntity: source.name) {
+                let declaredHere = join.relationshipName == relationship.name
+                let mine = declaredHere ? join.sourceKeyColumn : join.destinationKeyColumn
+                let theirs = declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn
+                let order = (declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn).map { "j.\($0), " } ?? ""
+                sql = "SELECT \(columns), j.\(mine) FROM \(join.name) j JOIN \(plan.table.name) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(placeholders)) ORDER BY j.\(mine), \(order)d.Z_PK"
+            } else if let inverse = relationship.inverseRelationship, !inverse.isToMany, let owner = inverse.entity,
+                      let key = layout.columns(forProperty: inverse.name, ofEntity: owner.name) {
+                let order = relationship.isOrdered ? (key.orderKey.map { "d.\($0), " } ?? "") : ""
+                sql = "SELECT \(columns), d.\(key.value) FROM \(plan.table.name) d WHERE d.\(key.value) IN (\(placeholders)) ORDER BY d.\(key.value), \(order)d.Z_PK"
+            } else {
+                throw CoreDataError(.persistentStoreOperation, "\(source.name).\(relationship.name) has no inverse to prefetch through")
+            }
+            let sourcesByKey = Dictionary(chunk.map { ($0.primaryKey, $0) }, uniquingKeysWith: { first, _ in first })
+            try run(sql, chunk.map { .integer($0.primaryKey) }) { statement in
+                try statement.forEachRow { row in
+                    let fetched = try decodeRow(row, plan: plan, withValues: true)
+                    guard let owner = sourcesByKey[row.int64(at: sourceColumnIndex)] else { return }
+                    result.destinations[owner, default: []].append(fetched.objectID)
+                    if let snapshot = fetched.snapshot { result.snapshots[fetched.objectID] = snapshot }
+                }
+            }
+        }
+        return result
+    }
+}

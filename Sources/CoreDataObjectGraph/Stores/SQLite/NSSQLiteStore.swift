@@ -1,0 +1,180 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+import PropertyListCoding
+import SQLiteDatabase
+
+/// Core Data's SQLite store, reading and writing Apple's exact format (store format reference): one table per
+/// root entity, `Z_ENT` for inheritance, `Z_PRIMARYKEY`, `Z_METADATA`, join tables, external data files.
+///
+/// A store written by Apple's Core Data opens in place, together with its `-wal`.
+public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
+    public override class var storeType: String { NSSQLiteStoreType }
+
+    private(set) var file: SQLiteStoreFile!
+    private(set) var layout: StoreLayout!
+    private(set) var model: NSManagedObjectModel!
+    private var entitiesByNumber: [Int: NSEntityDescription] = [:]
+    private var selectPlans: [String: SelectPlan] = [:]
+
+    var connection: Connection { file.connection }
+
+    public override func load() throws {
+        guard let url else { throw CoreDataError(.persistentStoreOpen, "an SQLite store needs a file URL") }
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError(.persistentStoreOpen, "\(url.path): the store has no coordinator")
+        }
+        model = coordinator.managedObjectModel
+        do {
+            file = try SQLiteStoreFile(path: url.path, mode: isReadOnly ? .readOnly : .readWrite,
+                                       busyTimeout: .milliseconds(Int64((options[NSPersistentStoreTimeoutOption] as? Double ?? 5) * 1000)))
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
+        }
+        identifier = file.metadata.uuid
+        metadata = file.metadata.dictionary.mapValues(\.foundationValue)
+        metadata[StoreMetadata.Key.storeUUID] = file.metadata.uuid
+        try checkVersionHashes(url: url)
+        layout = StoreLayout(model: model)
+        for (name, number) in layout.numbering.numbers {
+            entitiesByNumber[number] = model.entitiesByName[name]
+        }
+        try registerDerivedAttributeFunctions()
+    }
+
+    /// A model opens a store only when its entity hashes are exactly those the store's metadata records,
+    /// unless `NSIgnorePersistentStoreVersioningOption` is set.
+    private func checkVersionHashes(url: URL) throws {
+        if (options[NSIgnorePersistentStoreVersioningOption] as? Bool) == true { return }
+        let stored = file.metadata.versionHashes
+        let mine = Dictionary(model.entities(forConfigurationName: configurationName).map { ($0.name, $0.versionHash) },
+                              uniquingKeysWith: { first, _ in first })
+        guard stored != mine else { return }
+        let differing = Set(stored.keys).union(mine.keys).filter { stored[$0] != mine[$0] }.sorted()
+        throw CoreDataError(
+            .persistentStoreIncompatibleVersionHash,
+            "\(url.path): the model is not the one that wrote this store: version hashes differ for \(differing.joined(separator: ", ")). "
+                + "Use the model version the store was written with, or migrate the store")
+    }
+
+    /// Core Data's derived-attribute triggers call these functions; without them every write to those tables
+    /// fails with "no such function". The values they report are for Apple's change tracking and are not needed.
+    private func registerDerivedAttributeFunctions() throws {
+        for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
+            do {
+                try connection.createFunction(name: name, argumentCount: -1, deterministic: false) { _ in .null }
+            } catch {
+                throw CoreDataError(.sqlite, "\(url?.path ?? ""): cannot register \(name): \(error)", underlyingError: error)
+            }
+        }
+    }
+
+    func entity(number: Int) -> NSEntityDescription? { entitiesByNumber[number] }
+
+    // MARK: Select plans
+
+    /// The columns selected for an entity (and its descendants) and how each concrete entity decodes them.
+    struct SelectPlan {
+        var table: EntityTable
+        /// Selected columns after `Z_PK, Z_ENT, Z_OPT`.
+        var columns: [String]
+        /// Per concrete entity number: for each of its slots, how to read it.
+        var decoders: [Int: [SlotDecoder]]
+    }
+
+    enum SlotDecoder {
+        case attribute(column: Int, NSAttributeDescription)
+        case toOne(keyColumn: Int, entityNumberColumn: Int?, destination: NSEntityDescription)
+        case unmapped
+    }
+
+    func selectPlan(for entity: NSEntityDescription) throws -> SelectPlan {
+        if let plan = selectPlans[entity.name] { return plan }
+        guard let table = layout.table(forEntity: entity.name), let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError(.persistentStoreOperation, "the store has no table for entity \(entity.name)")
+        }
+        var columns: [String] = []
+        var columnIndex: [String: Int] = [:]
+        func column(_ name: String) -> Int {
+            if let index = columnIndex[name] { return index }
+            columns.append(name)
+            columnIndex[name] = columns.count + 2  // after Z_PK, Z_ENT, Z_OPT
+            return columns.count + 2
+        }
+        var decoders: [Int: [SlotDecoder]] = [:]
+        for concrete in entity.selfAndDescendants {
+            guard let number = layout.numbering[concrete.name] else { continue }
+            decoders[number] = coordinator.slots(for: concrete).properties.map { property in
+                guard let mapped = layout.columns(forProperty: property.name, ofEntity: concrete.name) else { return .unmapped }
+                if let attribute = property as? NSAttributeDescription {
+                    return .attribute(column: column(mapped.value), attribute)
+                }
+                guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
+                    return .unmapped
+                }
+                return .toOne(keyColumn: column(mapped.value), entityNumberColumn: mapped.entityNumber.map(column), destination: destination)
+            }
+        }
+        let plan = SelectPlan(table: table, columns: columns, decoders: decoders)
+        selectPlans[entity.name] = plan
+        return plan
+    }
+
+    /// Decodes the current row of a statement selected with `plan` into an object ID and, optionally, a snapshot.
+    func decodeRow(_ row: borrowing Row, plan: SelectPlan, withValues: Bool) throws -> FetchedRow {
+        let primaryKey = row.int64(at: 0)
+        let number = Int(row.int64(at: 1))
+        guard let concrete = entitiesByNumber[number] else {
+            throw CoreDataError(.persistentStoreOperation,
+                                "\(url?.path ?? ""): row \(primaryKey) of \(plan.table.name) has Z_ENT \(number), which the model does not know")
+        }
+        let id = NSManagedObjectID(entity: concrete, storeIdentifier: identifier, primaryKey: primaryKey)
+        guard withValues, let decoders = plan.decoders[number] else { return FetchedRow(objectID: id, snapshot: nil) }
+        var values: [StoredValue] = []
+        values.reserveCapacity(decoders.count)
+        for decoder in decoders {
+            switch decoder {
+            case .attribute(let column, let attribute):
+                values.append(SQLiteColumnDecoding.decode(row, at: column, as: attribute))
+            case .toOne(let keyColumn, let entityNumberColumn, let destination):
+                if row.isNull(at: keyColumn) {
+                    values.append(.null)
+                } else {
+                    var target = destination
+                    if let entityNumberColumn, !row.isNull(at: entityNumberColumn),
+                       let concreteDestination = entitiesByNumber[Int(row.int64(at: entityNumberColumn))] {
+                        target = concreteDestination
+                    }
+                    values.append(.toOne(NSManagedObjectID(entity: target, storeIdentifier: identifier, primaryKey: row.int64(at: keyColumn))))
+                }
+            case .unmapped:
+                values.append(.null)
+            }
+        }
+        return FetchedRow(objectID: id, snapshot: Snapshot(values: values, version: row.int64(at: 2)))
+    }
+}
+
+/// Waits this many seconds for another process's lock before failing (`NSPersistentStoreTimeoutOption`).
+public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
+/// Opens a store whose version hashes differ from the model's (for browsing with an inferred or other model).
+public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
+
+extension PropertyListValue {
+    /// The value as the Foundation type Apple's metadata dictionaries hold.
+    var foundationValue: Any {
+        switch self {
+        case .string(let value): return value
+        case .integer(let value): return value
+        case .unsignedInteger(let value): return value
+        case .real(let value): return value
+        case .bool(let value): return value
+        case .date(let value): return value
+        case .data(let value): return value
+        case .array(let values): return values.map(\.foundationValue)
+        case .dictionary(let values): return values.mapValues(\.foundationValue)
+        case .uid(let value): return value
+        case .null: return NSNull()
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import CoreDataModel
+import Foundation
+import SQLiteDatabase
+
+/// Decodes one column of a row into an attribute value, as Core Data stores each type (store format reference
+/// §4.4, §7): dates as seconds since 2001, booleans as 0/1, UUIDs as 16 bytes, decimals as numbers.
+///
+/// SQLite is dynamically typed, and stores edited by other tools can hold a value of another storage class in a
+/// column; such values are converted where the conversion is exact, and kept as text otherwise.
+enum SQLiteColumnDecoding {
+    static func decode(_ row: borrowing Row, at index: Int, as attribute: NSAttributeDescription) -> StoredValue {
+        let storage = row.columnType(at: index)
+        if storage == .null { return .null }
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            switch storage {
+            case .integer: return .attribute(.integer(row.int64(at: index)))
+            case .real:
+                let real = row.double(at: index)
+                return real.rounded() == real && abs(real) < 9.2e18 ? .attribute(.integer(Int64(real))) : .attribute(.double(real))
+            default: return text(row, index)
+            }
+        case .booleanAttributeType:
+            switch storage {
+            case .integer, .real: return .attribute(.boolean(row.int64(at: index) != 0))
+            default: return text(row, index)
+            }
+        case .doubleAttributeType:
+            return storage == .integer || storage == .real ? .attribute(.double(row.double(at: index))) : text(row, index)
+        case .floatAttributeType:
+            return storage == .integer || storage == .real ? .attribute(.float(Float(row.double(at: index)))) : text(row, index)
+        case .decimalAttributeType:
+            // SQLite renders a REAL with 15 significant digits, which is what Core Data stored.
+            guard let text = row.string(at: index), let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                return self.text(row, index)
+            }
+            return .attribute(.decimal(decimal))
+        case .dateAttributeType:
+            return storage == .integer || storage == .real
+                ? .attribute(.date(Date(timeIntervalSinceReferenceDate: row.double(at: index)))) : text(row, index)
+        case .stringAttributeType:
+            return storage == .blob ? blob(row, index) : text(row, index)
+        case .URIAttributeType:
+            guard let string = row.string(at: index) else { return .null }
+            return URL(string: string).map { .attribute(.uri($0)) } ?? .attribute(.string(string))
+        case .UUIDAttributeType:
+            if let bytes = row.blob(at: index), bytes.count == 16 {
+                return .attribute(.uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))))
+            }
+            if storage == .text, let string = row.string(at: index), let uuid = UUID(uuidString: string) { return .attribute(.uuid(uuid)) }
+            return blob(row, index)
+        case .binaryDataAttributeType, .transformableAttributeType:
+            guard storage == .blob, let bytes = row.blob(at: index) else { return storage == .text ? text(row, index) : blob(row, index) }
+            if attribute.allowsExternalBinaryDataStorage { return ExternalDataReference.decode(bytes) }
+            return .attribute(.data(Data(bytes)))
+        case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
+            return storage == .blob ? blob(row, index) : text(row, index)
+        }
+    }
+
+    private static func text(_ row: borrowing Row, _ index: Int) -> StoredValue {
+        row.string(at: index).map { .attribute(.string($0)) } ?? .null
+    }
+
+    private static func blob(_ row: borrowing Row, _ index: Int) -> StoredValue {
+        row.blob(at: index).map { .attribute(.data(Data($0))) } ?? .null
+    }
+}
+
+/// The in-row form of an attribute that allows external storage (store format reference §7): `0x01` then the
+/// bytes when kept in the row, `0x02` then a NUL-terminated file name when kept in the store's support folder.
+enum ExternalDataReference {
+    static func decode(_ bytes: [UInt8]) -> StoredValue {
+        guard let marker = bytes.first else { return .attribute(.data(Data())) }
+        switch marker {
+        case 0x01:
+            return .attribute(.data(Data(bytes.dropFirst())))
+        case 0x02:
+            let name = bytes.dropFirst().prefix { $0 != 0 }
+            return .externalData(reference: String(decoding: name, as: UTF8.self))
+        default:
+            // Not a marker Core Data writes: the attribute was stored before external storage was enabled.
+            return .attribute(.data(Data(bytes)))
+        }
+    }
+}

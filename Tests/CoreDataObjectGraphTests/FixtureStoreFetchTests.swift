@@ -1,0 +1,126 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import CoreDataSQLiteFormat
+import CoreDataTestSupport
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// Every Apple store reads, through the public API, the same rows and values as hand-written SQL with
+/// hand-decoded values.
+@Suite("Fetching Apple stores", .enabled(if: Fixtures.isAvailable, "../shared/fixtures is absent: Apple-store fetch tests skipped"))
+struct FixtureStoreFetchTests {
+    static let storesWithCache = Fixtures.allStores().filter { !$0.contains("coredatabooks") }
+
+    @Test("objects equal hand-decoded rows", arguments: storesWithCache)
+    func everyEntityMatchesHandWrittenSQL(relativePath: String) throws {
+        let copy = try Fixtures.copy(relativePath)
+        let model = try #require(try SQLiteStoreFile(path: copy.path).cachedModel())
+        let stack = try TestStack(storeURL: copy, model: model)
+        let raw = try Connection(path: copy.path, mode: .readOnly)
+        let layout = StoreLayout(model: model)
+        try stack.context.performAndWait {
+            for entity in model.entities {
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                request.includesSubentities = false
+                request.sortDescriptors = []
+                let objects = try stack.context.fetch(request)
+                let table = try #require(layout.table(forEntity: entity.name))
+                let number = try #require(layout.numbering[entity.name])
+                let keys = try raw.query("SELECT Z_PK FROM \(table.name) WHERE Z_ENT = \(number) ORDER BY Z_PK").map { $0[0].int64Value! }
+                #expect(objects.map(\.objectID.primaryKey) == keys, "\(entity.name) primary keys")
+                for attribute in entity.allProperties.compactMap({ $0 as? NSAttributeDescription }) {
+                    guard let column = layout.columns(forProperty: attribute.name, ofEntity: entity.name)?.value else { continue }
+                    let values = try raw.query("SELECT \(column) FROM \(table.name) WHERE Z_ENT = \(number) ORDER BY Z_PK").map { $0[0] }
+                    for (object, value) in zip(objects, values) {
+                        #expect(object.attributeValue(forKey: attribute.name) == HandDecoding.decode(value, attribute.attributeType),
+                                "\(entity.name).\(attribute.name) of \(object.objectID)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func toOneAndToManyRelationshipsResolve() throws {
+        let copy = try Fixtures.copy("stores/coredataplus-inheritance-constraints/SampleModel_V1.sqlite")
+        let model = try #require(try SQLiteStoreFile(path: copy.path).cachedModel())
+        let stack = try TestStack(storeURL: copy, model: model)
+        let raw = try Connection(path: copy.path, mode: .readOnly)
+        try stack.context.performAndWait {
+            let people = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Person"))
+            #expect(people.count == 20)
+            for person in people {
+                let cars = try #require(person.value(forKey: "cars") as? Set<NSManagedObject>)
+                let expected = try raw.query("SELECT Z_PK FROM ZCAR WHERE ZOWNER = ?", arguments: [.integer(person.objectID.primaryKey)])
+                    .map { $0[0].int64Value! }
+                #expect(Set(cars.map(\.objectID.primaryKey)) == Set(expected))
+                for car in cars {
+                    #expect((car.value(forKey: "owner") as? NSManagedObject) === person, "uniquing: one object per ID")
+                }
+            }
+            let expensive = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "ExpensiveSportCar"))
+            #expect(expensive.allSatisfy { $0.entity.name == "ExpensiveSportCar" })
+            let allCars = try stack.context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Car"))
+            #expect(allCars == 125)
+            let onlyCars = NSFetchRequest<NSManagedObject>(entityName: "Car")
+            onlyCars.includesSubentities = false
+            #expect(try stack.context.count(for: onlyCars) == 115)
+        }
+    }
+
+    @Test func orderedManyToManyKeepsOrder() throws {
+        let copy = try Fixtures.copy("stores/contentful-manytomany-ordered/Test.sqlite")
+        let model = try #require(try SQLiteStoreFile(path: copy.path).cachedModel())
+        let stack = try TestStack(storeURL: copy, model: model)
+        let raw = try Connection(path: copy.path, mode: .readOnly)
+        try stack.context.performAndWait {
+            for post in try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Post")) {
+                let authors = try #require(post.value(forKey: "authors") as? [NSManagedObject])
+                let expected = try raw.query(
+                    "SELECT Z_2AUTHORS FROM Z_2CREATEDENTRIES WHERE Z_4CREATEDENTRIES = ? ORDER BY Z_FOK_2AUTHORS",
+                    arguments: [.integer(post.objectID.primaryKey)]).map { $0[0].int64Value! }
+                #expect(authors.map(\.objectID.primaryKey) == expected)
+            }
+        }
+    }
+}
+
+/// A read-only stack on one store, with a private-queue context.
+struct TestStack {
+    let coordinator: NSPersistentStoreCoordinator
+    let context: NSManagedObjectContext
+
+    init(storeURL: URL, model: NSManagedObjectModel, options: [String: Any] = [NSReadOnlyPersistentStoreOption: true]) throws {
+        coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: storeURL, options: options)
+        context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+    }
+}
+
+/// An independent decoding of raw column values, following the store format reference §4.4.
+enum HandDecoding {
+    static func decode(_ value: SQLiteValue, _ type: NSAttributeType) -> AttributeValue? {
+        switch (type, value) {
+        case (_, .null): return nil
+        case (.integer16AttributeType, .integer(let v)), (.integer32AttributeType, .integer(let v)), (.integer64AttributeType, .integer(let v)):
+            return .integer(v)
+        case (.booleanAttributeType, .integer(let v)): return .boolean(v != 0)
+        case (.doubleAttributeType, .real(let v)): return .double(v)
+        case (.doubleAttributeType, .integer(let v)): return .double(Double(v))
+        case (.floatAttributeType, .real(let v)): return .float(Float(v))
+        case (.floatAttributeType, .integer(let v)): return .float(Float(v))
+        case (.dateAttributeType, .real(let v)): return .date(Date(timeIntervalSinceReferenceDate: v))
+        case (.dateAttributeType, .integer(let v)): return .date(Date(timeIntervalSinceReferenceDate: Double(v)))
+        // A decimal stored as REAL means the decimal with 15 significant digits (what a double holds exactly).
+        case (.decimalAttributeType, .real(let v)): return .decimal(Decimal(string: String(format: "%.15g", v))!)
+        case (.decimalAttributeType, .integer(let v)): return .decimal(Decimal(v))
+        case (.stringAttributeType, .text(let v)): return .string(v)
+        case (.URIAttributeType, .text(let v)): return .uri(URL(string: v)!)
+        case (.UUIDAttributeType, .blob(let b)) where b.count == 16:
+            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+        case (.binaryDataAttributeType, .blob(let b)), (.transformableAttributeType, .blob(let b)): return .data(Data(b))
+        default: return nil
+        }
+    }
+}
