@@ -6,7 +6,13 @@ import Synchronization
 /// bindings and row counts, level 3 adds timings. Set it with `SQLDebugLog.level`, the `--sql-debug` option of
 /// `coredata`, or the environment variable `OPENCOREDATA_SQL_DEBUG`.
 public enum SQLDebugLog {
-    private static let state = Mutex<(level: Int, sink: (@Sendable (String) -> Void)?)>(
+    /// One logged line and the store it concerns.
+    public struct Entry: Sendable {
+        public var line: String
+        public var storePath: String?
+    }
+
+    private static let state = Mutex<(level: Int, sink: (@Sendable (Entry) -> Void)?)>(
         (Int(ProcessInfo.processInfo.environment["OPENCOREDATA_SQL_DEBUG"] ?? "") ?? 0, nil))
 
     /// 0 (off) to 3.
@@ -15,35 +21,35 @@ public enum SQLDebugLog {
         set { state.withLock { $0.level = max(0, min(3, newValue)) } }
     }
 
-    /// Where lines go; standard error when nil. Tests install a sink to read the log.
-    public static var sink: (@Sendable (String) -> Void)? {
+    /// Where lines go; standard error when nil. Tests install a sink and keep the lines of their own store.
+    public static var sink: (@Sendable (Entry) -> Void)? {
         get { state.withLock { $0.sink } }
         set { state.withLock { $0.sink = newValue } }
     }
 
-    static func log(_ line: String) {
+    static func log(_ line: String, store: String?) {
         let message = "CoreData: \(line)"
         if let sink = sink {
-            sink(message)
+            sink(Entry(line: message, storePath: store))
         } else {
             FileHandle.standardError.write(Data((message + "\n").utf8))
         }
     }
 
     /// Logs a statement about to run (level 1) with its bindings (level 2).
-    static func statement(_ sql: String, bindings: [SQLiteValue]) {
+    static func statement(_ sql: String, bindings: [SQLiteValue], store: String?) {
         let current = level
         guard current >= 1 else { return }
-        log("sql: \(sql)")
+        log("sql: \(sql)", store: store)
         if current >= 2, !bindings.isEmpty {
-            log("details: SQLite bind: " + bindings.map(\.description).joined(separator: ", "))
+            log("details: SQLite bind: " + bindings.map(\.description).joined(separator: ", "), store: store)
         }
     }
 
     /// Logs how many rows a statement returned (level 2) and how long it took (level 3).
-    static func finished(rows: Int, seconds: Double) {
+    static func finished(rows: Int, seconds: Double, store: String?) {
         let current = level
-        if current >= 2 { log("annotation: sql connection fetch returned \(rows) rows") }
-        if current >= 3 { log(String(format: "annotation: total fetch execution time: %.4fs for %d rows.", seconds, rows)) }
+        if current >= 2 { log("annotation: sql connection fetch returned \(rows) rows", store: store) }
+        if current >= 3 { log(String(format: "annotation: total fetch execution time: %.4fs for %d rows.", seconds, rows), store: store) }
     }
 }

@@ -1,4 +1,5 @@
 import CoreDataModel
+import SQLiteDatabase
 
 /// The triggers Core Data creates to keep derived attributes current (store format reference §9).
 ///
@@ -41,5 +42,18 @@ extension StoreLayout {
             "CREATE TRIGGER \(prefix)_PARAMETER_DELETE AFTER DELETE ON \(destinationTable) FOR EACH ROW WHEN (OLD.\(keyColumn) NOT NULL) BEGIN UPDATE \(sourceTable) SET \(valueColumn) = \(valueColumn) - 1 WHERE Z_PK = OLD.\(keyColumn); \(notify("OLD.\(keyColumn)"))",
             "CREATE TRIGGER Z_DA_\(sourceTable)_\(entity.name)_\(derived.name)_SOURCE_INSERT AFTER INSERT ON \(sourceTable) FOR EACH ROW BEGIN UPDATE \(sourceTable) SET \(valueColumn) = (SELECT IFNULL(COUNT(\(keyColumn)), 0) FROM \(destinationTable) WHERE \(keyColumn) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; \(notify("NEW.Z_PK", function: "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"))",
         ]
+    }
+}
+
+/// The SQL functions Core Data's derived-attribute triggers call (`NSCoreDataDATrigger…`). Without them every
+/// write to a table with such triggers fails with "no such function"; the values they report serve Apple's change
+/// tracking only, so they return NULL.
+public enum DerivedAttributeFunctions {
+    public static let names = ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"]
+
+    public static func register(on connection: Connection) throws(SQLiteError) {
+        for name in names {
+            try connection.createFunction(name: name, argumentCount: -1, deterministic: false) { _ in .null }
+        }
     }
 }

@@ -114,7 +114,7 @@ extension NSSQLiteStore: RowStore {
 
     /// Runs one statement with its bindings, logging it as Core Data's SQL debug levels do and counting it.
     func run<T>(_ sql: String, _ bindings: [SQLiteValue], _ body: (Statement) throws -> T) throws -> T {
-        SQLDebugLog.statement(sql, bindings: bindings)
+        SQLDebugLog.statement(sql, bindings: bindings, store: url?.path)
         let start = ContinuousClock.now
         do {
             let statement = try connection.prepare(sql)
@@ -123,7 +123,7 @@ extension NSSQLiteStore: RowStore {
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let rows = (result as? [Any])?.count ?? (result as? [NSManagedObjectID: Snapshot])?.count ?? 1
-            SQLDebugLog.finished(rows: rows, seconds: seconds)
+            SQLDebugLog.finished(rows: rows, seconds: seconds, store: url?.path)
             persistentStoreCoordinator?.statistics.record { counts in
                 counts.rowsFetched += rows
                 counts.lastFetchDuration = seconds

@@ -57,15 +57,12 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
                 + "Use the model version the store was written with, or migrate the store")
     }
 
-    /// Core Data's derived-attribute triggers call these functions; without them every write to those tables
-    /// fails with "no such function". The values they report are for Apple's change tracking and are not needed.
+    /// Writes to tables with derived-attribute triggers need the functions those triggers call.
     private func registerDerivedAttributeFunctions() throws {
-        for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
-            do {
-                try connection.createFunction(name: name, argumentCount: -1, deterministic: false) { _ in .null }
-            } catch {
-                throw CoreDataError(.sqlite, "\(url?.path ?? ""): cannot register \(name): \(error)", underlyingError: error)
-            }
+        do {
+            try DerivedAttributeFunctions.register(on: connection)
+        } catch {
+            throw CoreDataError(.sqlite, "\(url?.path ?? ""): cannot register Core Data's trigger functions: \(error)", underlyingError: error)
         }
     }
 

@@ -1,0 +1,143 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import CoreDataTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// Faults, the row cache, uniquing and prefetching, observed through the statistics and the SQL debug log.
+@Suite(.serialized)
+struct FaultingTests {
+    /// Collects the SQL statements logged for one store while `body` runs.
+    private func statements(for url: URL, _ body: () throws -> Void) rethrows -> [String] {
+        let lines = Mutex<[String]>([])
+        let path = url.path
+        SQLDebugLog.level = 1
+        SQLDebugLog.sink = { entry in
+            if entry.storePath == path { lines.withLock { $0.append(entry.line) } }
+        }
+        defer {
+            SQLDebugLog.sink = nil
+            SQLDebugLog.level = 0
+        }
+        try body()
+        return lines.withLock { $0 }.filter { $0.hasPrefix("CoreData: sql: ") }
+    }
+
+    @Test func fetchedObjectsAreFaultsThatFireFromTheRowCache() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let recipes = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))
+            #expect(recipes.count == 40)
+            #expect(recipes.allSatisfy { $0.isFault })
+            #expect(stack.coordinator.statistics.snapshot.faultsFired == 0)
+            let logged = statements(for: url) {
+                #expect(recipes[3].value(forKey: "name") as? String == "Recipe 4")
+            }
+            #expect(logged.isEmpty, "the values came from the row cache")
+            let counts = stack.coordinator.statistics.snapshot
+            #expect(counts.faultsFired == 1 && counts.rowCacheHits == 1 && counts.rowCacheMisses == 0)
+            #expect(!recipes[3].isFault && recipes[4].isFault, "only the touched object fired")
+        }
+    }
+
+    @Test func withoutPropertyValuesOnlyIDsAreFetched() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+            request.includesPropertyValues = false
+            var recipes: [NSManagedObject] = []
+            let fetchSQL = try statements(for: url) { recipes = try stack.context.fetch(request) }
+            #expect(fetchSQL == ["CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZRECIPE t0 ORDER BY t0.Z_PK"])
+            let faultSQL = statements(for: url) { _ = recipes[0].value(forKey: "minutes") }
+            #expect(faultSQL.count == 1 && faultSQL[0].contains("WHERE t0.Z_PK IN (?)"), "a miss goes to the store")
+            #expect(stack.coordinator.statistics.snapshot.rowCacheMisses == 1)
+        }
+    }
+
+    @Test func uniquingGivesOneObjectPerID() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let first = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))
+            let second = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))
+            #expect(zip(first, second).allSatisfy { $0 === $1 })
+            #expect(stack.context.object(with: first[0].objectID) === first[0])
+            let chef = try #require(first[0].value(forKey: "chef") as? NSManagedObject)
+            let chefs = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Chef"))
+            #expect(chefs.contains { $0 === chef })
+        }
+    }
+
+    @Test func returnsObjectsAsFaultsFalseMaterialises() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+            request.returnsObjectsAsFaults = false
+            let recipes = try stack.context.fetch(request)
+            #expect(recipes.allSatisfy { !$0.isFault })
+            #expect(stack.coordinator.statistics.snapshot.faultsFired == 0)
+        }
+    }
+
+    @Test func prefetchingTurnsNPlusOneIntoTwo() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 10, recipes: 20)
+        // Without prefetching: one fetch, then one query per chef fault.
+        let plain = try TestStack(storeURL: url, model: model)
+        let withoutPrefetch = try plain.context.performAndWait {
+            try statements(for: url) {
+                let recipes = try plain.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))
+                for recipe in recipes { _ = (recipe.value(forKey: "chef") as? NSManagedObject)?.value(forKey: "name") }
+            }
+        }
+        #expect(withoutPrefetch.count == 1 + 10)
+        let prefetched = try TestStack(storeURL: url, model: model)
+        let withPrefetch = try prefetched.context.performAndWait {
+            try statements(for: url) {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+                request.relationshipKeyPathsForPrefetching = ["chef"]
+                let recipes = try prefetched.context.fetch(request)
+                for recipe in recipes { _ = (recipe.value(forKey: "chef") as? NSManagedObject)?.value(forKey: "name") }
+            }
+        }
+        #expect(withPrefetch.count == 2, "\(withPrefetch)")
+    }
+
+    @Test func prefetchingToManyIsOneQueryAndKeepsOrder() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let stack = try TestStack(storeURL: url, model: model)
+        let logged = try stack.context.performAndWait {
+            try statements(for: url) {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+                request.relationshipKeyPathsForPrefetching = ["ingredients"]
+                let recipes = try stack.context.fetch(request)
+                for recipe in recipes {
+                    let ingredients = try #require(recipe.value(forKey: "ingredients") as? [NSManagedObject])
+                    #expect(ingredients.count == Int(recipe.objectID.primaryKey) % 4)
+                    // Z_FOK_RECIPE was written descending by position, so keys come back in reverse insertion order.
+                    #expect(ingredients.map(\.objectID.primaryKey) == ingredients.map(\.objectID.primaryKey).sorted(by: >))
+                    for ingredient in ingredients { _ = ingredient.value(forKey: "name") }
+                }
+            }
+        }
+        #expect(logged.count == 2, "\(logged)")
+    }
+
+    @Test func refreshAndResetTurnObjectsIntoFaults() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let recipe = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[0]
+            _ = recipe.value(forKey: "name")
+            stack.context.refresh(recipe, mergeChanges: false)
+            #expect(recipe.isFault)
+            #expect(recipe.value(forKey: "name") as? String == "Recipe 1")
+            stack.context.reset()
+            #expect(recipe.managedObjectContext == nil)
+            #expect(stack.context.registeredObjects.isEmpty)
+        }
+    }
+}
