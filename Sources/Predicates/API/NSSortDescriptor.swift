@@ -66,10 +66,18 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
         "(\(key ?? "SELF"), \(ascending ? "ascending" : "descending"), \(selectorName))"
     }
 
+    /// Equal when key, direction and comparison are equal.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSSortDescriptor else { return false }
         return key == other.key && ascending == other.ascending && comparison == other.comparison
     }
 
-    open override var hash: Int { var hasher = Hasher(); hasher.combine(key); hasher.combine(ascending); hasher.combine(comparison); return hasher.finalize() }
+    /// Consistent with ``isEqual(_:)``.
+    open override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(key)
+        hasher.combine(ascending)
+        hasher.combine(comparison)
+        return hasher.finalize()
+    }
 }

@@ -1,6 +1,8 @@
 /// String comparison options, with the raw values of `NSComparisonPredicate.Options`.
 public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    /// The bits of `NSComparisonPredicate.Options`.
     public let rawValue: UInt
+    /// Options from their bits.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// `[c]`: case folding.

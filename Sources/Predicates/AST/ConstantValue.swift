@@ -43,6 +43,7 @@ public enum ConstantValue: Sendable {
 }
 
 extension ConstantValue: Hashable {
+    /// `NSNumber`-like equality: numbers by value across types, strings code point by code point.
     public static func == (lhs: ConstantValue, rhs: ConstantValue) -> Bool {
         if let a = lhs.numericValue, let b = rhs.numericValue { return NumericValue.compare(a, b) == .orderedSame }
         switch (lhs, rhs) {
@@ -59,6 +60,7 @@ extension ConstantValue: Hashable {
         }
     }
 
+    /// Consistent with `==`: equal numbers of different types hash alike.
     public func hash(into hasher: inout Hasher) {
         if let number = numericValue {
             // Equal numbers of different types must hash alike.

@@ -9,6 +9,7 @@ public struct OpaqueObject: @unchecked Sendable, Hashable, CustomStringConvertib
     /// Wraps `value`.
     public init(_ value: Any) { self.value = value }
 
+    /// Identity for objects, value equality for hashable values, otherwise unequal.
     public static func == (lhs: OpaqueObject, rhs: OpaqueObject) -> Bool {
         if type(of: lhs.value) is AnyClass && type(of: rhs.value) is AnyClass {
             return (lhs.value as AnyObject) === (rhs.value as AnyObject)
@@ -17,6 +18,7 @@ public struct OpaqueObject: @unchecked Sendable, Hashable, CustomStringConvertib
         return false
     }
 
+    /// Consistent with `==`.
     public func hash(into hasher: inout Hasher) {
         if type(of: value) is AnyClass {
             hasher.combine(ObjectIdentifier(value as AnyObject))
@@ -25,5 +27,6 @@ public struct OpaqueObject: @unchecked Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// The object's own description.
     public var description: String { String(describing: value) }
 }

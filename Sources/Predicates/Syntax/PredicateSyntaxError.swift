@@ -21,6 +21,7 @@ public struct PredicateSyntaxError: Error, Sendable, Equatable, CustomStringConv
     /// One sentence: `expected …, found …`.
     public var reason: String { "expected \(expected), found \(found)" }
 
+    /// The reason, the offset and the format string.
     public var description: String { "\(reason) at offset \(offset) in predicate \"\(format)\"" }
 
     /// The offending line of the format string with a caret under the offending character, then the reason:
