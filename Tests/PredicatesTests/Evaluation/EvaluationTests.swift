@@ -154,3 +154,26 @@ struct EvaluationTests {
         #expect(NSExpression(format: "nickname").expressionValue(with: person, context: nil) == nil)
     }
 }
+
+@Suite("Cost estimates")
+struct CostEstimateTests {
+    @Test("Apple's ordering of predicate costs", arguments: [
+        ("age > 3", "name BEGINSWITH 'a'"), ("name BEGINSWITH 'a'", "name CONTAINS 'a'"), ("name CONTAINS 'a'", "name MATCHES 'a'"),
+        ("name BEGINSWITH[n] 'a'", "name BEGINSWITH[cd] 'a'"), ("name BEGINSWITH[c] 'a'", "name BEGINSWITH[cd] 'a'"),
+        ("name == 'a'", "ANY tags == 'a'"), ("count:(tags) > 1", "SUBQUERY(tags, $t, $t == 'a').@count > 0"),
+        ("name LIKE 'a*'", "name MATCHES 'a.*'"),
+    ])
+    func cheaper(cheap: String, expensive: String) throws {
+        #expect(try PredicateParser.parsePredicate(cheap).estimatedCost < PredicateParser.parsePredicate(expensive).estimatedCost)
+    }
+
+    @Test("Reordering runs cheap operands first and keeps the meaning")
+    func reordering() throws {
+        let predicate = try PredicateParser.parsePredicate(
+            "name MATCHES[cd] '.*nn' AND (title CONTAINS[cd] 'lait' OR age > 3) AND age == 34")
+        let reordered = predicate.reorderedByEstimatedCost()
+        #expect(reordered.predicateFormat == #"age == 34 AND (age > 3 OR title CONTAINS[cd] "lait") AND name MATCHES[cd] ".*nn""#)
+        let evaluator = PredicateEvaluator(evaluatedObject: person)
+        #expect(try evaluator.evaluate(reordered) == evaluator.evaluate(predicate))
+    }
+}
