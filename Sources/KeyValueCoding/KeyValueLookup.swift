@@ -10,7 +10,11 @@ public enum KeyValueLookup {
             // A collection operator as the last component ("@count") takes no right-hand key path.
             return CollectionOperator(rawValue: String(key.dropFirst()))?.apply(to: collection, rightKeyPath: nil)
         }
-        return (object as? KeyValueCoding)?.value(forKey: key)
+        if let coding = object as? KeyValueCoding { return coding.value(forKey: key) }
+        // Dictionaries read back from NSDictionary/NSArray on Linux are [AnyHashable: Any], which the
+        // `Key == String` conformance does not cover.
+        if let dictionary = object as? [AnyHashable: Any] { return unwrapped(dictionary[AnyHashable(key)]) }
+        return nil
     }
 
     /// The value at the end of `keyPath`, a dotted path whose components may be collection operators.
@@ -26,7 +30,8 @@ public enum KeyValueLookup {
                 guard let collectionOperator = CollectionOperator(rawValue: String(component.dropFirst())) else {
                     return nil
                 }
-                let collection = elements(of: value) ?? [value]
+                // A dictionary's values are its elements (`@count` of a dictionary is its entry count).
+                let collection = elements(of: value) ?? (value as? [AnyHashable: Any]).map { Array($0.values) } ?? [value]
                 let rest = components.isEmpty ? nil : components.joined(separator: ".")
                 return collectionOperator.apply(to: collection, rightKeyPath: rest)
             }

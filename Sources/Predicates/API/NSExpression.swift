@@ -99,6 +99,12 @@ open class NSExpression: NSObject, @unchecked Sendable {
         self.init(expressionNode: .setOperation(left.expressionNode, .minus, right.expressionNode))
     }
 
+    /// `FUNCTION(target, "selectorName", arguments…)`: a method call, evaluable only for a few selectors.
+    public convenience init(forFunction target: NSExpression, selectorName name: String, arguments parameters: [Any]?) {
+        self.init(expressionNode: .customFunction(
+            receiver: target.expressionNode, selector: name, arguments: (parameters ?? []).map(Self.node)))
+    }
+
     /// An `NSExpression`'s node; anything else is taken as a constant.
     private static func node(_ value: Any) -> ExpressionNode {
         (value as? NSExpression)?.expressionNode ?? Parser.expression(forObjectArgument: value)
@@ -107,16 +113,19 @@ open class NSExpression: NSObject, @unchecked Sendable {
     /// The canonical format string (for example `count:(pages)` for `pages.@count`).
     public var predicateFormat: String { expressionNode.predicateFormat }
 
+    /// The canonical format string.
     open override var description: String { predicateFormat }
 
+    /// Equal when the syntax trees are equal.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSExpression else { return false }
         return expressionNode == other.expressionNode
     }
 
+    /// Consistent with ``isEqual(_:)``.
     open override var hash: Int { expressionNode.hashValue }
 
-    /// The value of the expression for `object`; variables are read from and assigned in `context`.
+    /// The value of the expression for `object`; `$variables` are read from `context`.
     ///
     /// An evaluation failure (unbound variable, unsupported function) stops the program, as Apple raises;
     /// use ``PredicateEvaluator`` to handle such failures.

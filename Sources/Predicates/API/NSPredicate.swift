@@ -92,12 +92,15 @@ open class NSPredicate: NSObject, @unchecked Sendable {
         NSPredicate.predicate(for: predicateNode.substitutingVariables(variables.mapValues { ConstantValue(any: $0) }))
     }
 
+    /// The canonical format string.
     open override var description: String { predicateFormat }
 
+    /// Equal when the syntax trees are equal (so `a = 1` equals `a == 1`).
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSPredicate else { return false }
         return predicateNode == other.predicateNode
     }
 
+    /// Consistent with ``isEqual(_:)``.
     open override var hash: Int { predicateNode.hashValue }
 }

@@ -1,15 +1,6 @@
 import Foundation
 import KeyValueCoding
 
-/// The string comparisons a Core Data sort may use, named by Apple's selectors.
-public enum SortComparison: String, Sendable, Hashable, CaseIterable {
-    case compare = "compare:"
-    case caseInsensitiveCompare = "caseInsensitiveCompare:"
-    case localizedCompare = "localizedCompare:"
-    case localizedCaseInsensitiveCompare = "localizedCaseInsensitiveCompare:"
-    case localizedStandardCompare = "localizedStandardCompare:"
-}
-
 /// A sort order on a key path, Apple's `NSSortDescriptor` with the comparisons Core Data accepts.
 ///
 /// Shadows Foundation's `NSSortDescriptor`, whose key-based initializers are unavailable on Linux.
@@ -75,26 +66,18 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
         "(\(key ?? "SELF"), \(ascending ? "ascending" : "descending"), \(selectorName))"
     }
 
+    /// Equal when key, direction and comparison are equal.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSSortDescriptor else { return false }
         return key == other.key && ascending == other.ascending && comparison == other.comparison
     }
 
-    open override var hash: Int { var hasher = Hasher(); hasher.combine(key); hasher.combine(ascending); hasher.combine(comparison); return hasher.finalize() }
-}
-
-extension Sequence {
-    /// The elements sorted by the first descriptor, ties broken by the next ones (stable for full ties).
-    public func sortedArray(using descriptors: [NSSortDescriptor]) -> [Element] {
-        enumerated().sorted { lhs, rhs in
-            for descriptor in descriptors {
-                switch descriptor.compare(lhs.element, to: rhs.element) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
+    /// Consistent with ``isEqual(_:)``.
+    open override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(key)
+        hasher.combine(ascending)
+        hasher.combine(comparison)
+        return hasher.finalize()
     }
 }

@@ -42,37 +42,8 @@ public enum ConstantValue: Sendable {
     }
 }
 
-/// An object carried through the AST without being interpreted (for example a managed object given as `%@`).
-///
-/// Objects are compared by identity; non-class values that are `Hashable` by value.
-public struct OpaqueObject: @unchecked Sendable, Hashable, CustomStringConvertible {
-    // Unchecked: the AST never reads or mutates the object; it only hands it back to the evaluator's caller.
-    /// The wrapped value.
-    public let value: Any
-
-    /// Wraps `value`.
-    public init(_ value: Any) { self.value = value }
-
-    public static func == (lhs: OpaqueObject, rhs: OpaqueObject) -> Bool {
-        if type(of: lhs.value) is AnyClass && type(of: rhs.value) is AnyClass {
-            return (lhs.value as AnyObject) === (rhs.value as AnyObject)
-        }
-        if let a = lhs.value as? AnyHashable, let b = rhs.value as? AnyHashable { return a == b }
-        return false
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        if type(of: value) is AnyClass {
-            hasher.combine(ObjectIdentifier(value as AnyObject))
-        } else if let hashable = value as? AnyHashable {
-            hasher.combine(hashable)
-        }
-    }
-
-    public var description: String { String(describing: value) }
-}
-
 extension ConstantValue: Hashable {
+    /// `NSNumber`-like equality: numbers by value across types, strings code point by code point.
     public static func == (lhs: ConstantValue, rhs: ConstantValue) -> Bool {
         if let a = lhs.numericValue, let b = rhs.numericValue { return NumericValue.compare(a, b) == .orderedSame }
         switch (lhs, rhs) {
@@ -89,6 +60,7 @@ extension ConstantValue: Hashable {
         }
     }
 
+    /// Consistent with `==`: equal numbers of different types hash alike.
     public func hash(into hasher: inout Hasher) {
         if let number = numericValue {
             // Equal numbers of different types must hash alike.

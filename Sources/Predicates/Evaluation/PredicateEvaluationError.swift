@@ -9,5 +9,6 @@ public struct PredicateEvaluationError: Error, Sendable, Equatable, CustomString
     /// Makes an error.
     public init(_ reason: String) { self.reason = reason }
 
+    /// The reason.
     public var description: String { reason }
 }

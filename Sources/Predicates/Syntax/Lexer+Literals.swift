@@ -174,7 +174,7 @@ extension Lexer {
 
     private func bytesIn(_ range: Range<Int>) -> ArraySlice<UInt8> { bytes[range] }
 
-    private func isDigitByte(_ byte: UInt8?) -> Bool {
+    func isDigitByte(_ byte: UInt8?) -> Bool {
         guard let byte else { return false }
         return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }

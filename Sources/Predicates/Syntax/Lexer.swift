@@ -38,7 +38,7 @@ struct Lexer {
         switch first {
         case UInt8(ascii: "\""), UInt8(ascii: "'"): kind = .string(try lexString(quote: first))
         case UInt8(ascii: "0")...UInt8(ascii: "9"): kind = try lexNumber()
-        case UInt8(ascii: ".") where isDigit(byte(at: position + 1)) && !(tokens.last?.kind.endsOperand ?? false):
+        case UInt8(ascii: ".") where isDigitByte(byte(at: position + 1)) && !(tokens.last?.kind.endsOperand ?? false):
             kind = try lexNumber()
         case UInt8(ascii: "$"):
             position += 1
@@ -83,11 +83,6 @@ struct Lexer {
 
     // MARK: Identifiers
 
-    private func isDigit(_ byte: UInt8?) -> Bool {
-        guard let byte else { return false }
-        return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
     /// The scalar starting at `index` and its UTF-8 length.
     private func scalar(at index: Int) -> (Unicode.Scalar, Int)? {
         guard index < bytes.count else { return nil }
@@ -97,18 +92,15 @@ struct Lexer {
         return (scalar, UTF8.width(scalar))
     }
 
-    /// Letters (ASCII, or any alphabetic scalar), digits and `_`, not starting with a digit.
+    /// Letters (any alphabetic scalar, so `prénom` is one key), `_`, then also ASCII digits and combining marks.
     private mutating func lexIdentifierBody() -> String? {
         let start = position
         while let (scalar, width) = scalar(at: position) {
-            let isStart = scalar == "_" || (scalar.isASCII ? (scalar.properties.isAlphabetic) : scalar.properties.isAlphabetic)
-            let isContinuation = scalar.properties.numericType != nil && scalar.isASCII
-                || (position > start && scalar.properties.generalCategory == .nonspacingMark)
-            if isStart || (position > start && isContinuation) {
-                position += width
-            } else {
-                break
-            }
+            let isLetter = scalar == "_" || scalar.properties.isAlphabetic
+            let isContinuation = position > start
+                && (("0"..."9").contains(scalar) || scalar.properties.generalCategory == .nonspacingMark)
+            guard isLetter || isContinuation else { break }
+            position += width
         }
         return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
     }
