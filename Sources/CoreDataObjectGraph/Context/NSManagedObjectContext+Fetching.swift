@@ -43,6 +43,14 @@ extension NSManagedObjectContext {
             idOnly.includesPropertyValues = false
             return try coordinator.withLock { try store.executeFetch(idOnly) }.map(\.objectID)
         default:
+            if request.fetchBatchSize > 0 {
+                // As Core Data does: every ID at once, values for the first batch; `fetchBatched` does better.
+                var idOnly = fetch
+                idOnly.includesPropertyValues = false
+                let objects = try coordinator.withLock { try store.executeFetch(idOnly) }.map { register($0.objectID, snapshot: nil) }
+                try fulfillFaults(for: Array(objects.prefix(request.fetchBatchSize)))
+                return objects
+            }
             let rows = try coordinator.withLock { try store.executeFetch(fetch) }
             var objects: [NSManagedObject] = []
             objects.reserveCapacity(rows.count)

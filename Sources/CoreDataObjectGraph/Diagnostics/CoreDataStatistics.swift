@@ -12,6 +12,11 @@ public final class CoreDataStatistics: Sendable {
         public var rowsFetched = 0
         public var relationshipFaultsFired = 0
         public var saves = 0
+        /// SQLite virtual-machine steps of every statement run: the work the store asked of SQLite, which tests use
+        /// to show that a query's cost does not grow with the table.
+        public var virtualMachineSteps = 0
+        /// Statements run.
+        public var statements = 0
         /// The duration of the most recent fetch, in seconds, and the rows it returned.
         public var lastFetchDuration: Double = 0
         public var lastFetchRowCount = 0

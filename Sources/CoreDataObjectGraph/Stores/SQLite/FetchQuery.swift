@@ -8,7 +8,8 @@ import SQLiteDatabase
 struct FetchQuery {
     var joins = ""
     var whereClause = ""
-    var orderBy = ""
+    /// The sort terms, the primary key last: `(expression, ascending)`.
+    var orderTerms: [(sql: String, ascending: Bool)] = []
     var limitClause = ""
     var bindings: [SQLiteValue] = []
 
@@ -27,21 +28,26 @@ struct FetchQuery {
             throw CoreDataError(.persistentStoreOperation, "predicates in SQLite fetches arrive with the SQL compiler (\(predicate.predicateFormat))")
         }
         if !conditions.isEmpty { whereClause = " WHERE " + conditions.joined(separator: " AND ") }
-        var terms: [String] = []
         for descriptor in fetch.sortDescriptors {
             guard let key = descriptor.key, let columns = layout.columns(forProperty: key, ofEntity: fetch.entity.name) else {
                 throw CoreDataError(.persistentStoreOperation, "cannot sort \(fetch.entity.name) by \(descriptor.key ?? "SELF"): not a stored attribute")
             }
-            terms.append("t0.\(columns.value) \(descriptor.ascending ? "ASC" : "DESC")")
+            orderTerms.append(("t0.\(columns.value)", descriptor.ascending))
         }
         // The primary key breaks ties, so the order is total and pages never overlap.
-        terms.append("t0.Z_PK")
-        orderBy = " ORDER BY " + terms.joined(separator: ", ")
+        orderTerms.append(("t0.Z_PK", true))
         if fetch.fetchLimit > 0 {
             limitClause = " LIMIT \(fetch.fetchLimit)"
             if fetch.fetchOffset > 0 { limitClause += " OFFSET \(fetch.fetchOffset)" }
         } else if fetch.fetchOffset > 0 {
             limitClause = " LIMIT -1 OFFSET \(fetch.fetchOffset)"
         }
+    }
+
+    /// `ORDER BY …`, or the same order reversed (for windows read from the end).
+    func orderBy(reversed: Bool = false, includingPrimaryKey: Bool = true) -> String {
+        let terms = (includingPrimaryKey ? orderTerms : orderTerms.filter { $0.sql != "t0.Z_PK" })
+            .map { "\($0.sql) \($0.ascending != reversed ? "ASC" : "DESC")" }
+        return terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
     }
 }

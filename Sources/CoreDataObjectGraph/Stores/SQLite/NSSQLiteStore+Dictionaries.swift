@@ -20,8 +20,7 @@ extension NSSQLiteStore {
         var sql = "SELECT \(shape.distinct ? "DISTINCT " : "")\(selected.map(\.sql).joined(separator: ", ")) FROM \(table.name) t0\(query.joins)\(query.whereClause)"
         if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
         // Grouped and distinct rows have no single primary key to order by.
-        let orderBy = (grouped.isEmpty && !shape.distinct) ? query.orderBy : query.orderBy.replacingOccurrences(of: ", t0.Z_PK", with: "").replacingOccurrences(of: " ORDER BY t0.Z_PK", with: "")
-        sql += orderBy + query.limitClause
+        sql += query.orderBy(includingPrimaryKey: grouped.isEmpty && !shape.distinct) + query.limitClause
         return try run(sql, query.bindings) { statement in
             var rows: [[String: Any]] = []
             try statement.forEachRow { row in

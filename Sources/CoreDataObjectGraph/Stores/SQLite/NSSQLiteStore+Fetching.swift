@@ -8,7 +8,7 @@ extension NSSQLiteStore: RowStore {
         let plan = try selectPlan(for: fetch.entity)
         let selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + (fetch.includesPropertyValues ? plan.columns.map { "t0.\($0)" } : []))
         let query = try FetchQuery(store: self, fetch: fetch, table: plan.table)
-        let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.name) t0\(query.joins)\(query.whereClause)\(query.orderBy)\(query.limitClause)"
+        let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.name) t0\(query.joins)\(query.whereClause)\(query.orderBy())\(query.limitClause)"
         return try run(sql, query.bindings) { statement in
             var rows: [FetchedRow] = []
             try statement.forEachRow { row in
@@ -120,12 +120,15 @@ extension NSSQLiteStore: RowStore {
             let statement = try connection.prepare(sql)
             try statement.bind(bindings)
             let result = try body(statement)
+            let steps = statement.status.virtualMachineSteps
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let rows = (result as? [Any])?.count ?? (result as? [NSManagedObjectID: Snapshot])?.count ?? 1
             SQLDebugLog.finished(rows: rows, seconds: seconds, store: url?.path)
             persistentStoreCoordinator?.statistics.record { counts in
                 counts.rowsFetched += rows
+                counts.statements += 1
+                counts.virtualMachineSteps += steps
                 counts.lastFetchDuration = seconds
                 counts.lastFetchRowCount = rows
             }
