@@ -80,6 +80,12 @@ extension NSManagedObjectContext {
 
     // MARK: Prefetching
 
+    /// Loads the destinations of relationship key paths for `objects` in one query per relationship, as a fetch
+    /// with `relationshipKeyPathsForPrefetching` does (useful on the batches of a `BatchFaultingArray`).
+    public func prefetchRelationships(_ keyPaths: [String], for objects: [NSManagedObject]) throws {
+        try prefetch(keyPaths, for: objects)
+    }
+
     /// Loads the destinations of `keyPaths` for all `objects` at once: one query per relationship level instead of
     /// one per object (the seeds' prefetching). To-one destinations come in with one `IN` query; to-many
     /// relationships with one query for all sources.

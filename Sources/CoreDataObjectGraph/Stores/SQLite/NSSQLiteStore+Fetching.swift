@@ -123,7 +123,7 @@ extension NSSQLiteStore: RowStore {
             let steps = statement.status.virtualMachineSteps
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            let rows = (result as? [Any])?.count ?? (result as? [NSManagedObjectID: Snapshot])?.count ?? 1
+            let rows = (result as? any RowCounted)?.rowCount ?? 1
             SQLDebugLog.finished(rows: rows, seconds: seconds, store: url?.path)
             persistentStoreCoordinator?.statistics.record { counts in
                 counts.rowsFetched += rows
@@ -137,4 +137,21 @@ extension NSSQLiteStore: RowStore {
             throw CoreDataError(.sqlite, "\(url?.path ?? "store"): \(error.description)", underlyingError: error)
         }
     }
+}
+
+/// Results that know how many rows they hold, for the SQL log and the statistics.
+protocol RowCounted {
+    var rowCount: Int { get }
+}
+
+extension Array: RowCounted {
+    var rowCount: Int { count }
+}
+
+extension Dictionary: RowCounted {
+    var rowCount: Int { count }
+}
+
+extension FetchWindow: RowCounted {
+    var rowCount: Int { rows.count }
 }

@@ -1,0 +1,73 @@
+import ArgumentParser
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+import KeyValueCoding
+
+/// `coredata query STORE ENTITY [PREDICATE]`: fetch objects and print their values, streaming in batches.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Fetch objects of an entity and print their values.",
+        discussion: """
+            Rows stream in batches, so printing a million objects keeps memory flat. Keys may follow relationships \
+            (--keys name,chef.name,ingredients.@count). Examples:
+              coredata query Recipes.sqlite Recipe 'minutes < 30' --sort -rating,name --keys name,chef.name
+              coredata query Recipes.sqlite Chef --format jsonl
+            """)
+
+    @Argument(help: "The store (.sqlite).") var store: String
+    @Argument(help: "The entity to fetch.") var entity: String
+    @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
+    @Option(parsing: .unconditional, help: "Sort keys, comma separated; a leading - sorts descending.") var sort: String?
+    @Option(help: "At most this many objects.") var limit: Int?
+    @Option(help: "Skip this many objects first.") var offset: Int?
+    @Option(help: "Key paths to print, comma separated (default: attributes and to-one relationships).") var keys: String?
+    @Option(help: "Output format: table, csv, json or jsonl.") var format: OutputFormat = .table
+    @Option(help: "Relationship key paths to prefetch, comma separated.") var prefetch: String?
+    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if let offset, offset < 0 { throw ValidationError("--offset must not be negative") }
+    }
+
+    func run() throws {
+        global.apply()
+        do {
+            let session = try StoreSession(storePath: store, modelPath: model)
+            let entityDescription = try session.entity(named: entity)
+            let keyPaths = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                ?? FetchOptions.defaultKeys(for: entityDescription)
+            for keyPath in keyPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
+            let prefetchPaths = prefetch.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+            for keyPath in prefetchPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
+            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+            request.predicate = try FetchOptions.predicate(predicate)
+            request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
+            request.fetchLimit = limit ?? 0
+            request.fetchOffset = offset ?? 0
+            request.fetchBatchSize = 500
+            try session.context.performAndWait {
+                let results = try session.context.fetchBatched(request)
+                let writer = ResultWriter(format: format, columns: keyPaths)
+                var batch = 0
+                while true {
+                    let objects = try results.objects(inBatch: batch)
+                    if !prefetchPaths.isEmpty { try session.context.prefetchRelationships(prefetchPaths, for: objects) }
+                    for object in objects {
+                        try writer.write(keyPaths.map { KeyValueLookup.value(of: object, forKeyPath: $0) })
+                    }
+                    if objects.count < results.batchSize { break }
+                    batch += 1
+                }
+                writer.finish()
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+    }
+}
