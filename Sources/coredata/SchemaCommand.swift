@@ -28,7 +28,10 @@ struct SchemaCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: Format = .text
 
+    @OptionGroup var global: GlobalOptions
+
     func run() throws {
+        global.apply()
         let report = try SchemaReportBuilder.build(sourcePath: source, modelPath: model)
         switch format {
         case .text: print(SchemaTextRenderer.render(report), terminator: "")
