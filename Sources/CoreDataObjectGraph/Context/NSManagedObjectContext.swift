@@ -77,6 +77,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         if object.isFault {
             try fulfillFaultThrowing(for: object)
         }
+        if let error = object.faultingError as? CoreDataError, error.code == .objectInaccessibleException { throw error }
         return object
     }
 
