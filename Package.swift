@@ -74,6 +74,7 @@ let package = Package(
         .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase", "Predicates"], swiftSettings: strictSettings),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -4,3 +4,11 @@
 @_exported import CoreDataSQLiteFormat
 @_exported import KeyValueCoding
 @_exported import Predicates
+
+// Foundation on Linux declares these classes without format strings or key-value coding. Scoped imports win over
+// whole-module ones, so client code importing both Foundation and OpenCoreData gets ours, in type positions too.
+@_exported import class Predicates.NSPredicate
+@_exported import class Predicates.NSComparisonPredicate
+@_exported import class Predicates.NSCompoundPredicate
+@_exported import class Predicates.NSExpression
+@_exported import class Predicates.NSSortDescriptor
