@@ -22,7 +22,11 @@ public final class NSManagedObjectContext: @unchecked Sendable {
 
     /// Registered objects, held weakly: an object nobody references leaves the context (Core Data keeps only
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
-    private var registry: [NSManagedObjectID: WeakObject] = [:]
+    var registry: [NSManagedObjectID: WeakObject] = [:]
+    /// Objects with unsaved changes, held strongly until they are saved or rolled back.
+    var changedObjects: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Deleted objects whose delete rules have not been applied yet.
+    var pendingDeletions: [NSManagedObject] = []
     private var registrationsSinceSweep = 0
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -128,6 +132,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every registered object: they become inaccessible, and the next access fetches again.
     public func reset() {
+        changedObjects.removeAll()
         for object in registry.values.compactMap(\.object) {
             object.turnIntoFault()
             object.managedObjectContext = nil

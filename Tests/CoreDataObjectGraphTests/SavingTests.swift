@@ -1,0 +1,192 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import CoreDataSQLiteFormat
+import CoreDataTestSupport
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// The write half through the public API: inserts, updates, deletes with their rules, inverses, validation,
+/// optimistic locking, and the bytes Apple's format expects.
+struct SavingTests {
+    private func writableStack(_ url: URL, _ model: NSManagedObjectModel) throws -> TestStack {
+        try TestStack(storeURL: url, model: model, options: [:])
+    }
+
+    private func sql(_ url: URL, _ query: String) throws -> [[SQLiteValue]] {
+        try Connection(path: url.path, mode: .readOnly).query(query)
+    }
+
+    @Test func insertSaveAndReopen() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 3)
+        let stack = try writableStack(url, model)
+        let id = try stack.context.performAndWait {
+            let chef = NSEntityDescription.insertNewObject(forEntityName: "Chef", into: stack.context)
+            chef.setValue("Zoë", forKey: "name")
+            #expect(chef.objectID.isTemporaryID)
+            #expect(chef.value(forKey: "recipeCount") as? Int64 == 0, "default value")
+            let recipe = NSEntityDescription.insertNewObject(forEntityName: "Recipe", into: stack.context)
+            recipe.setValue("Ratatouille", forKey: "name")
+            recipe.setValue("ratatouille", forKey: "normalizedName")
+            recipe.setValue(Date(timeIntervalSinceReferenceDate: 1000), forKey: "created")
+            recipe.setValue(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, forKey: "identifier")
+            recipe.setValue(chef, forKey: "chef")
+            #expect((chef.value(forKey: "recipes") as? Set<NSManagedObject>)?.contains(recipe) == true, "inverse maintained")
+            #expect(stack.context.insertedObjects.count == 2)
+            try stack.context.save()
+            #expect(!chef.objectID.isTemporaryID && !stack.context.hasChanges)
+            return recipe.objectID
+        }
+        #expect(id.primaryKey == 4, "Z_MAX was 3")
+        #expect(try sql(url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Recipe'")[0][0] == .integer(4))
+        #expect(try sql(url, "SELECT Z_OPT, ZNAME, ZCHEF FROM ZRECIPE WHERE Z_PK = 4")[0] == [.integer(1), .text("Ratatouille"), .integer(3)])
+        #expect(try Connection(path: url.path, mode: .readOnly).integrityCheck() == ["ok"])
+        let reopened = try TestStack(storeURL: url, model: model)
+        try reopened.context.performAndWait {
+            let recipe = try reopened.context.existingObject(with: id)
+            #expect(recipe.value(forKey: "name") as? String == "Ratatouille")
+            #expect((recipe.value(forKey: "chef") as? NSManagedObject)?.value(forKey: "name") as? String == "Zoë")
+            #expect(recipe.value(forKey: "created") as? Date == Date(timeIntervalSinceReferenceDate: 1000))
+        }
+    }
+
+    @Test func updatesIncrementZOptAndWriteOnlyChanges() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 3)
+        let stack = try writableStack(url, model)
+        try stack.context.performAndWait {
+            let recipe = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[0]
+            recipe.setValue(Int16(45), forKey: "minutes")
+            #expect(recipe.isUpdated)
+            #expect(recipe.changedValues().keys.sorted() == ["minutes"])
+            #expect(recipe.committedValues(forKeys: ["minutes"])["minutes"] as? Int64 == 5)
+            try stack.context.save()
+            recipe.setValue(Int16(50), forKey: "minutes")
+            try stack.context.save()
+        }
+        #expect(try sql(url, "SELECT Z_OPT, ZMINUTES FROM ZRECIPE WHERE Z_PK = 1")[0] == [.integer(3), .integer(50)])
+    }
+
+    @Test func deleteRulesNullifyCascadeAndDeny() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 6)
+        let stack = try writableStack(url, model)
+        try stack.context.performAndWait {
+            let recipes = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))
+            // Recipe 3 has 3 ingredients (cascade); its chef keeps the other recipes (nullify on the inverse).
+            let recipe = recipes[2]
+            let chef = try #require(recipe.value(forKey: "chef") as? NSManagedObject)
+            stack.context.delete(recipe)
+            stack.context.processPendingChanges()
+            #expect((chef.value(forKey: "recipes") as? Set<NSManagedObject>)?.contains(recipe) == false)
+            #expect(stack.context.deletedObjects.count == 4, "the recipe and its 3 ingredients")
+            try stack.context.save()
+        }
+        #expect(try sql(url, "SELECT count(*) FROM ZRECIPE")[0][0] == .integer(5))
+        #expect(try sql(url, "SELECT count(*) FROM ZINGREDIENT WHERE ZRECIPE = 3")[0][0] == .integer(0))
+        // Deny: a cuisine with recipes cannot be deleted.
+        let cuisineNumber = StoreLayout(model: model).numbering["Cuisine"]!
+        let writer = try Connection(path: url.path, mode: .readWrite)
+        try DerivedAttributeFunctions.register(on: writer)
+        try writer.execute(sql: "INSERT INTO ZCUISINE (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, \(cuisineNumber), 1, 'Thai'); UPDATE ZRECIPE SET ZCUISINE = 1 WHERE Z_PK = 1")
+        let fresh = try writableStack(url, model)
+        try fresh.context.performAndWait {
+            let cuisine = try fresh.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Cuisine"))[0]
+            fresh.context.delete(cuisine)
+            do {
+                try fresh.context.save()
+                Issue.record("a Deny rule let the delete through")
+            } catch let error as CoreDataError {
+                #expect(error.code == .validationRelationshipDeniedDelete)
+            }
+        }
+        #expect(try sql(url, "SELECT count(*) FROM ZCUISINE")[0][0] == .integer(1))
+    }
+
+    @Test func validationReportsEveryFailureAndWritesNothing() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
+        let before = try Data(contentsOf: url)
+        let stack = try writableStack(url, model)
+        try stack.context.performAndWait {
+            let chef = NSEntityDescription.insertNewObject(forEntityName: "Chef", into: stack.context)
+            chef.setValue(String(repeating: "x", count: 81), forKey: "name")
+            chef.setValue("not an email", forKey: "email")
+            let recipe = NSEntityDescription.insertNewObject(forEntityName: "Recipe", into: stack.context)
+            recipe.setValue(Int16(2000), forKey: "minutes")
+            do {
+                try stack.context.save()
+                Issue.record("invalid objects were saved")
+            } catch let error as CoreDataError {
+                #expect(error.code == .validationMultipleErrors)
+                let codes = Set(error.detailedErrors.map(\.code))
+                #expect(codes.isSuperset(of: [.validationStringTooLong, .validationStringPatternMatching,
+                                              .validationNumberTooLarge, .validationMissingMandatoryProperty]))
+                #expect(error.detailedErrors.contains { $0.validationKey == "identifier" })
+            }
+            #expect(stack.context.hasChanges, "the changes stay for the user to fix")
+            stack.context.rollback()
+            #expect(!stack.context.hasChanges && chef.managedObjectContext == nil)
+        }
+        #expect(try Data(contentsOf: url) == before, "the store file is byte-identical")
+    }
+
+    @Test func manyToManyAndOrderedRelationshipsRoundTrip() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 2)
+        let stack = try writableStack(url, model)
+        let recipeID = try stack.context.performAndWait {
+            let recipe = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[1]  // 2 ingredients
+            let tags = (0..<3).map { index -> NSManagedObject in
+                let tag = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: stack.context)
+                tag.setValue("tag \(index)", forKey: "label")
+                return tag
+            }
+            recipe.setValue(Set(tags.prefix(2)), forKey: "tags")
+            #expect((tags[0].value(forKey: "recipes") as? Set<NSManagedObject>) == [recipe], "many-to-many inverse")
+            let ingredients = try #require(recipe.value(forKey: "ingredients") as? [NSManagedObject])
+            recipe.setValue(Array(ingredients.reversed()), forKey: "ingredients")
+            try stack.context.save()
+            return recipe.objectID
+        }
+        #expect(try sql(url, "SELECT count(*) FROM Z_5TAGS WHERE Z_5RECIPES = 2")[0][0] == .integer(2))
+        let reopened = try TestStack(storeURL: url, model: model)
+        try reopened.context.performAndWait {
+            let recipe = try reopened.context.existingObject(with: recipeID)
+            #expect((recipe.value(forKey: "tags") as? Set<NSManagedObject>)?.count == 2)
+            let ingredients = try #require(recipe.value(forKey: "ingredients") as? [NSManagedObject])
+            #expect(ingredients.map(\.objectID.primaryKey) == [2, 3], "written as [3, 2] by the builder, reversed and saved")
+        }
+    }
+
+    @Test func optimisticLockingReportsConflictsAndLosesNothing() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
+        let first = try writableStack(url, model), second = try writableStack(url, model)
+        let a = try first.context.performAndWait { try first.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[0] }
+        let b = try second.context.performAndWait { try second.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[0] }
+        try first.context.performAndWait {
+            _ = a.value(forKey: "name")
+            a.setValue("First", forKey: "name")
+            try first.context.save()
+        }
+        try second.context.performAndWait {
+            _ = b.value(forKey: "name")
+            b.setValue("Second", forKey: "name")
+            do {
+                try second.context.save()
+                Issue.record("a stale update overwrote another save")
+            } catch let error as CoreDataError {
+                #expect(error.code == .managedObjectMerge && error.affectedObjectIDs == [b.objectID])
+            }
+            #expect(b.value(forKey: "name") as? String == "Second", "the losing change is kept in the context")
+        }
+        #expect(try sql(url, "SELECT ZNAME, Z_OPT FROM ZRECIPE")[0] == [.text("First"), .integer(2)])
+    }
+
+    @Test func readOnlyStoresRefuseToSave() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
+        let before = try Data(contentsOf: url)
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[0].setValue("X", forKey: "name")
+            #expect(throws: CoreDataError.self) { try stack.context.save() }
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+}
