@@ -1,0 +1,48 @@
+import SQLiteDatabase
+
+/// A piece of SQL and the values bound to its `?` placeholders, in placeholder order.
+///
+/// The compiler assembles statements only from fragments, so a constant can reach SQLite only as a binding:
+/// the text of a fragment comes from the store layout and from this module's own literals, never from a
+/// predicate.
+struct SQLFragment: Sendable, Hashable {
+    var sql: String
+    var bindings: [SQLiteValue]
+
+    init(_ sql: String, _ bindings: [SQLiteValue] = []) {
+        self.sql = sql
+        self.bindings = bindings
+    }
+
+    /// A single placeholder bound to `value`.
+    static func binding(_ value: SQLiteValue) -> SQLFragment { SQLFragment("?", [value]) }
+
+    static let alwaysTrue = SQLFragment("1")
+    static let alwaysFalse = SQLFragment("0")
+
+    static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
+        SQLFragment(lhs.sql + rhs.sql, lhs.bindings + rhs.bindings)
+    }
+
+    static func + (lhs: SQLFragment, rhs: String) -> SQLFragment {
+        SQLFragment(lhs.sql + rhs, lhs.bindings)
+    }
+
+    static func + (lhs: String, rhs: SQLFragment) -> SQLFragment {
+        SQLFragment(lhs + rhs.sql, rhs.bindings)
+    }
+
+    /// The fragments separated by `separator`, in order.
+    static func joined(_ fragments: [SQLFragment], separator: String) -> SQLFragment {
+        var result = SQLFragment("")
+        for (index, fragment) in fragments.enumerated() {
+            if index > 0 { result.sql += separator }
+            result.sql += fragment.sql
+            result.bindings += fragment.bindings
+        }
+        return result
+    }
+
+    /// The fragment in parentheses.
+    var parenthesized: SQLFragment { "(" + self + ")" }
+}
