@@ -65,23 +65,26 @@ public struct PredicateSQLCompiler: Sendable {
         let root = compilation.root
         var sql = "SELECT " + columns.map { selection == .count ? $0 : "\(root.alias).\($0)" }.joined(separator: ", ")
         if selection == .count { sql = "SELECT COUNT(*)" }
-        var statement = SQLFragment(sql + " FROM \(table.name) \(root.alias)" + root.joinClause + " WHERE ")
-        statement = statement + PredicateCompilation.entityCondition(alias: root.alias, numbers: ownNumbers)
-        if let condition, condition.fragment.sql != "1" {
-            statement = statement + " AND " + condition.fragment.parenthesized
+        var statement = SQLFragment(sql + " FROM \(table.name) \(root.alias)" + root.joinClause)
+        var conditions: [SQLFragment] = []
+        // No Z_ENT test when the fetched entities are all the table holds.
+        if ownNumbers != layout.numbering.range(of: entity.rootEntity.name) {
+            conditions.append(SQLFragment(PredicateCompilation.entityCondition(alias: root.alias, numbers: ownNumbers)))
         }
+        if let condition, condition.fragment.sql != "1" { conditions.append(condition.fragment.parenthesized) }
+        if !conditions.isEmpty { statement = statement + " WHERE " + SQLFragment.joined(conditions, separator: " AND ") }
         if let ordering, selection != .count { statement = statement + " ORDER BY " + ordering }
         return SQLQuery(
             sql: statement.sql, bindings: statement.bindings, resultColumns: selection == .count ? ["COUNT"] : columns)
     }
 
-    /// Compiles a fetch from an ``NSPredicate`` (nil fetches every object).
+    /// Compiles a fetch from an ``NSPredicate``.
     public func fetch(
-        entityName: String, predicate: NSPredicate?, sortDescriptors: [Predicates.NSSortDescriptor] = [],
+        entityName: String, predicate: Predicates.NSPredicate, sortDescriptors: [Predicates.NSSortDescriptor] = [],
         includesSubentities: Bool = true, selection: Selection = .objects
     ) throws(PredicateSQLError) -> SQLQuery {
         try fetch(
-            entityName: entityName, predicate: predicate?.predicateNode, sortDescriptors: sortDescriptors,
+            entityName: entityName, predicate: predicate.predicateNode, sortDescriptors: sortDescriptors,
             includesSubentities: includesSubentities, selection: selection)
     }
 
