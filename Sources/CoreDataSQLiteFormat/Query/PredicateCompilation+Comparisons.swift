@@ -232,7 +232,7 @@ extension PredicateCompilation {
             if text.isEmpty { return .alwaysFalse }
             // A range on the BINARY order of UTF-8, which is code point order: the strings that start with the
             // prefix are those from the prefix up to its successor, so an index on the column serves it.
-            let upper: SQLiteValue = Self.prefixSuccessor(text).map { .text($0) } ?? .blob([])
+            let upper: SQLiteValue = PredicateSQLCompiler.prefixSuccessor(text).map { .text($0) } ?? .blob([])
             return column + " >= ? AND " + column + " < ?" + SQLFragment("", [.text(text), upper])
         case .endsWith where literal:
             if text.isEmpty { return .alwaysFalse }
@@ -252,23 +252,6 @@ extension PredicateCompilation {
             if text.isEmpty && operatorType != .like { return .alwaysFalse }
             return stringFunction(operatorType, options, column, .binding(.text(text)))
         }
-    }
-
-    /// The least string greater than every string that starts with `prefix`: the prefix with its last code point
-    /// incremented (skipping the surrogate range), dropping trailing U+10FFFF; nil when there is none.
-    static func prefixSuccessor(_ prefix: String) -> String? {
-        var scalars = Array(prefix.unicodeScalars)
-        while let last = scalars.popLast() {
-            var next = last.value + 1
-            if next == 0xD800 { next = 0xE000 }
-            if let successor = Unicode.Scalar(next) {
-                scalars.append(successor)
-                var result = String.UnicodeScalarView()
-                result.append(contentsOf: scalars)
-                return String(result)
-            }
-        }
-        return nil
     }
 
     private func columnIn(

@@ -88,6 +88,25 @@ public struct PredicateSQLCompiler: Sendable {
             includesSubentities: includesSubentities, selection: selection)
     }
 
+    /// The least string greater than every string that starts with `prefix`: the prefix with its last code point
+    /// incremented (skipping the surrogate range), dropping trailing U+10FFFF; nil when there is none.
+    ///
+    /// `BEGINSWITH` without options compiles to `column >= prefix AND column < successor`, a range an index serves.
+    public static func prefixSuccessor(_ prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            if let successor = Unicode.Scalar(next) {
+                scalars.append(successor)
+                var result = String.UnicodeScalarView()
+                result.append(contentsOf: scalars)
+                return String(result)
+            }
+        }
+        return nil
+    }
+
     /// The columns an object fetch reads: the bookkeeping columns, then the table's columns that belong to the
     /// entity, its ancestors and (when included) its descendants, in table order.
     private func resultColumns(
