@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
-        .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
