@@ -1,4 +1,5 @@
 import CoreDataModel
+import Foundation
 import Predicates
 import SQLiteDatabase
 
@@ -280,13 +281,36 @@ extension PredicateCompilation {
                 return SQLFragment.joined(tests, separator: " OR ")
             }
             var terms: [SQLFragment] = []
-            if !values.isEmpty {
+            if values.count > Self.inlineListLimit, let array = Self.jsonArray(values) {
+                // One binding for a long list: SQLite limits the number of parameters of a statement.
+                terms.append(column + " IN (SELECT value FROM json_each(?))" + SQLFragment("", [.text(array)]))
+            } else if !values.isEmpty {
                 let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
                 terms.append(column + " IN (\(placeholders))" + SQLFragment("", values))
             }
             if includesNull { terms.append(column + " IS NULL") }
             return SQLFragment.joined(terms, separator: " OR ")
         }
+    }
+
+    /// The longest `IN` list written as one placeholder per element.
+    static let inlineListLimit = 500
+
+    /// Text, integers and finite reals as a JSON array, for `json_each`; nil when a value has no JSON form.
+    static func jsonArray(_ values: [SQLiteValue]) -> String? {
+        var elements: [String] = []
+        elements.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .integer(let integer): elements.append(String(integer))
+            case .real(let real) where real.isFinite: elements.append("\(real)")
+            case .text(let text):
+                guard let encoded = try? JSONEncoder().encode(text) else { return nil }
+                elements.append(String(decoding: encoded, as: UTF8.self))
+            default: return nil
+            }
+        }
+        return "[" + elements.joined(separator: ",") + "]"
     }
 
     private func constantVersusColumn(
