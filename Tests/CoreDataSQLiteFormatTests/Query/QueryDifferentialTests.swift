@@ -107,6 +107,16 @@ struct QueryDifferentialTests {
         Case("TRUEPREDICATE"), Case("FALSEPREDICATE"), Case("NOT name BEGINSWITH \"a\""),
         Case("(name BEGINSWITH \"a\" OR name ENDSWITH \"c\") AND NOT age > 50"),
         Case("name MATCHES \".*e.*\" AND age > 20 AND name BEGINSWITH[c] \"z\""),
+        // Combining marks, ligatures and control characters under literal and folded tests.
+        Case("name ENDSWITH %@", .string("\u{308}")), Case("name BEGINSWITH \"Zoe\""),
+        Case("name CONTAINS %@", .string("e\u{301}")), Case("name ==[cd] \"resume\""), Case("name <[n] \"Z\""),
+        Case("name BEGINSWITH[cd] \"ﬁ\""), Case("name CONTAINS %@", .string("\t")), Case("name LIKE \"\""),
+        Case("name MATCHES \"\""), Case("name LIKE[n] \"Z*\""), Case("name MATCHES \".\""),
+        // Lists, bounds and aggregates across relationships.
+        Case("ANY pets.name IN {\"Rex\", \"Max\"}"), Case("ANY pets.name IN[c] {\"rex\"}"),
+        Case("ALL pets.weight BETWEEN {1, 15}"), Case("employer.title IN {\"Acme\", nil}"),
+        Case("NOT (employer.title IN {\"Acme\", nil})"), Case("clubs.@count == pets.@count"),
+        Case("SUBQUERY(pets, $p, $p.name ==[cd] name).@count > 0"), Case("ANY pets.weight > score"),
         Case("NOT (name == nil OR age == nil)"), Case("NOT (ANY pets.weight > 10)"), Case("1 == 1"), Case("1 == 2"),
     ]
 
