@@ -58,14 +58,15 @@ public struct PredicateSQLCompiler: Sendable {
         }
         let compilation = PredicateCompilation(layout: layout, model: model, rootEntity: entity, predicateFormat: format)
         let condition = try predicate.map { node throws(PredicateSQLError) in try compilation.compile(node) }
-        let ordering = try compilation.orderBy(sortDescriptors)
+        // A count has no order, and needs no join for one.
+        let ordering = selection == .count ? nil : try compilation.orderBy(sortDescriptors)
 
         let ownNumbers = includesSubentities ? numbers : numbers.lowerBound...numbers.lowerBound
         let columns = resultColumns(of: table, entity: entity, entityNumbers: ownNumbers, selection: selection)
         let root = compilation.root
-        var sql = "SELECT " + columns.map { selection == .count ? $0 : "\(root.alias).\($0)" }.joined(separator: ", ")
-        if selection == .count { sql = "SELECT COUNT(*)" }
-        var statement = SQLFragment(sql + " FROM \(table.name) \(root.alias)" + root.joinClause)
+        let selected = selection == .count ? columns : columns.map { "\(root.alias).\($0)" }
+        var statement = SQLFragment(
+            "SELECT " + selected.joined(separator: ", ") + " FROM \(table.name) \(root.alias)" + root.joinClause)
         var conditions: [SQLFragment] = []
         // No Z_ENT test when the fetched entities are all the table holds.
         if ownNumbers != layout.numbering.range(of: entity.rootEntity.name) {
@@ -73,9 +74,8 @@ public struct PredicateSQLCompiler: Sendable {
         }
         if let condition, condition.fragment.sql != "1" { conditions.append(condition.fragment.parenthesized) }
         if !conditions.isEmpty { statement = statement + " WHERE " + SQLFragment.joined(conditions, separator: " AND ") }
-        if let ordering, selection != .count { statement = statement + " ORDER BY " + ordering }
-        return SQLQuery(
-            sql: statement.sql, bindings: statement.bindings, resultColumns: selection == .count ? ["COUNT"] : columns)
+        if let ordering { statement = statement + " ORDER BY " + ordering }
+        return SQLQuery(sql: statement.sql, bindings: statement.bindings, resultColumns: columns)
     }
 
     /// Compiles a fetch from an ``NSPredicate``.

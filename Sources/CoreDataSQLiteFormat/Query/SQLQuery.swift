@@ -14,7 +14,7 @@ public struct SQLQuery: Sendable, Hashable, CustomStringConvertible, CustomDebug
     /// booleans as 0/1, UUIDs as 16-byte blobs, URIs as text).
     public var bindings: [SQLiteValue]
     /// The names of the result columns, in order (`Z_PK`, `Z_ENT`, `Z_OPT`, then the entity's columns), or
-    /// `["COUNT"]` for a count.
+    /// `["COUNT(*)"]` for a count.
     public var resultColumns: [String]
 
     public init(sql: String, bindings: [SQLiteValue], resultColumns: [String]) {

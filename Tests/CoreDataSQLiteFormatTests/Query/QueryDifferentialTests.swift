@@ -153,6 +153,19 @@ struct QueryDifferentialTests {
         #expect(try store.fetchKeys(query) == store.evaluatedKeys(predicate, among: store.studentKeys))
     }
 
+    @Test(arguments: ["employer.title ==[c] \"acme\"", "ANY pets.weight > 10", "TRUEPREDICATE"])
+    func countSelectionCountsTheMatches(_ format: String) throws {
+        let store = Self.store
+        let predicate = try Predicates.NSPredicate(parsing: format)
+        let query = try PredicateSQLCompiler(model: store.model).fetch(
+            entityName: "Person", predicate: predicate,
+            sortDescriptors: [Predicates.NSSortDescriptor(key: "employer.title", ascending: true)], selection: .count)
+        #expect(query.sql.hasPrefix("SELECT COUNT(*) FROM ZPERSON t0"))
+        #expect(!query.sql.contains("ORDER BY"))
+        let count = try store.rows(query).first?.first?.int64Value
+        #expect(count == Int64(try store.evaluatedKeys(predicate, among: store.people.keys).count))
+    }
+
     @Test func excludingSubentitiesLeavesOutStudents() throws {
         let store = Self.store
         let predicate = try Predicates.NSPredicate(parsing: "age > 40")
