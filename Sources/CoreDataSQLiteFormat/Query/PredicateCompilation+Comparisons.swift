@@ -194,7 +194,8 @@ extension PredicateCompilation {
                 return stringFunction(.greaterThanOrEqualTo, stringOptions, column, .binding(low)) + " AND "
                     + stringFunction(.lessThanOrEqualTo, stringOptions, column, .binding(high))
             }
-            return column + " >= ? AND " + column + " <= ?" + SQLFragment("", [low, high])
+            // Bindings in placeholder order: the column (a subquery may have its own) comes twice.
+            return column + " >= " + .binding(low) + " AND " + column + " <= " + .binding(high)
         case .in:
             return try columnIn(column, kind, constant, stringOptions, literal: literal, format: format)
         case .contains:
@@ -234,7 +235,7 @@ extension PredicateCompilation {
             // A range on the BINARY order of UTF-8, which is code point order: the strings that start with the
             // prefix are those from the prefix up to its successor, so an index on the column serves it.
             let upper: SQLiteValue = PredicateSQLCompiler.prefixSuccessor(text).map { .text($0) } ?? .blob([])
-            return column + " >= ? AND " + column + " < ?" + SQLFragment("", [.text(text), upper])
+            return column + " >= " + .binding(.text(text)) + " AND " + column + " < " + .binding(upper)
         case .endsWith where literal:
             if text.isEmpty { return .alwaysFalse }
             cost += 3

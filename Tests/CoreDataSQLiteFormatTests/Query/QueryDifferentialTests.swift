@@ -117,6 +117,8 @@ struct QueryDifferentialTests {
         Case("ALL pets.weight BETWEEN {1, 15}"), Case("employer.title IN {\"Acme\", nil}"),
         Case("NOT (employer.title IN {\"Acme\", nil})"), Case("clubs.@count == pets.@count"),
         Case("SUBQUERY(pets, $p, $p.name ==[cd] name).@count > 0"), Case("ANY pets.weight > score"),
+        Case("SUBQUERY(pets, $p, $p.name BEGINSWITH[c] \"r\").@count BETWEEN {1, 2}"),
+        Case("SUBQUERY(pets, $p, $p.weight > 3).@count IN {0, 2}"),
         Case("NOT (name == nil OR age == nil)"), Case("NOT (ANY pets.weight > 10)"), Case("1 == 1"), Case("1 == 2"),
     ]
 
