@@ -39,6 +39,21 @@ public struct PredicateSQLError: Error, Sendable, Hashable, CustomStringConverti
     public var caretDiagnostic: String {
         guard let offset else { return predicateFormat + "\n" + description }
         let before = String(decoding: Array(predicateFormat.utf8)[..<offset], as: UTF8.self)
-        return predicateFormat + "\n" + String(repeating: " ", count: before.count) + "^ cannot compile \(construct) to SQL: \(reason)"
+        return predicateFormat + "\n" + String(repeating: " ", count: Self.columns(of: before))
+            + "^ cannot compile \(construct) to SQL: \(reason)"
+    }
+
+    /// Terminal columns: combining marks take none, emoji and East Asian wide characters two.
+    private static func columns(of text: String) -> Int {
+        text.reduce(0) { total, character in
+            guard let first = character.unicodeScalars.first else { return total }
+            if first.properties.generalCategory == .nonspacingMark { return total }
+            let value = first.value
+            let isWide = first.properties.isEmojiPresentation || (0x1100...0x115F).contains(value)
+                || (0x2E80...0xA4CF).contains(value) || (0xAC00...0xD7A3).contains(value)
+                || (0xF900...0xFAFF).contains(value) || (0xFF00...0xFF60).contains(value)
+                || (0xFFE0...0xFFE6).contains(value) || (0x20000...0x3FFFD).contains(value)
+            return total + (isWide ? 2 : 1)
+        }
     }
 }

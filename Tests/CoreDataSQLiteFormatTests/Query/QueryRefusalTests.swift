@@ -92,6 +92,17 @@ struct QueryRefusalTests {
         #expect(error?.reason.contains("crosses a to-many relationship") == true)
     }
 
+    @Test func caretDiagnosticCountsWideCharactersTwice() throws {
+        let predicate = try Predicates.NSPredicate(parsing: #"name == "日本" AND age + 1 > 2"#)
+        let error = #expect(throws: PredicateSQLError.self) {
+            try PredicateSQLCompiler(model: QueryTestStore.makeModel()).fetch(entityName: "Person", predicate: predicate)
+        }
+        // `name == "` (9) + two wide characters (4) + `" AND ` (6) = column 19.
+        let lines = error?.caretDiagnostic.split(separator: "\n") ?? []
+        #expect(lines.last?.hasPrefix(String(repeating: " ", count: 19) + "^ cannot compile function add:to:") == true,
+                "\(lines)")
+    }
+
     @Test func caretDiagnosticPointsAtTheConstruct() throws {
         let predicate = try Predicates.NSPredicate(parsing: #"age > 1 AND FUNCTION(name, "reverse") == "x""#)
         let error = #expect(throws: PredicateSQLError.self) {
