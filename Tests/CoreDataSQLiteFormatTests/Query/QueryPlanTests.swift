@@ -42,6 +42,26 @@ struct QueryPlanTests {
             || plan.contains("SEARCH t0 USING INDEX ZPERSON_ZEMPLOYER_INDEX"), "\(plan)")
     }
 
+    func sql(_ format: String) throws -> String {
+        try PredicateSQLCompiler(model: Self.store.model)
+            .fetch(entityName: "Person", predicate: Predicates.NSPredicate(parsing: format)).sql
+    }
+
+    @Test func cheapTestsComeFirst() throws {
+        let sql = try sql(#"name MATCHES "z.*" AND name CONTAINS[cd] "a" AND ANY pets.weight > 2 AND name BEGINSWITH[c] "z" AND age > 3"#)
+        let order = ["t0.ZAGE > ?", "'BEGINSWITH', 1", "'CONTAINS', 3", "'MATCHES'", "EXISTS"].map {
+            sql.range(of: $0)?.lowerBound
+        }
+        #expect(!order.contains(nil), "\(sql)")
+        #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted(), "\(sql)")
+    }
+
+    @Test func normalizedComparisonsAreLiteralSQL() throws {
+        let sql = try sql(#"name ==[n] "Zoë" OR name BEGINSWITH[n] "Zo" OR name CONTAINS[n] "o""#)
+        #expect(!sql.contains(PredicateSQLFunctions.compareFunctionName), "\(sql)")
+        #expect(sql.contains("t0.ZNAME = ?") && sql.contains("t0.ZNAME >= ?") && sql.contains("instr(t0.ZNAME, ?)"))
+    }
+
     @Test func prefixSuccessorSkipsSurrogatesAndDropsTheLastCodePoint() {
         #expect(PredicateSQLCompiler.prefixSuccessor("abc") == "abd")
         #expect(PredicateSQLCompiler.prefixSuccessor("a\u{D7FF}") == "a\u{E000}")
