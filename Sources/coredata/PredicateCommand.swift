@@ -22,16 +22,16 @@ struct PredicateCommand: ParsableCommand {
     @Argument(help: "The predicate format string, such as 'name BEGINSWITH[cd] \"a\" AND age > 30'.")
     var format: String
 
-    @Option(name: .long, help: "Evaluate against this JSON value and print true or false.")
+    @Option(name: .long, help: ArgumentHelp("Evaluate against this JSON value and print true or false.", valueName: "json"))
     var evaluate: String?
 
     @Flag(name: .long, help: "Print the SQL a fetch of --entity in --store runs, and its bindings.")
     var sql = false
 
-    @Option(name: .long, help: "The entity fetched (with --sql).")
+    @Option(name: .long, help: ArgumentHelp("The entity fetched (with --sql).", valueName: "entity"))
     var entity: String?
 
-    @Option(name: .long, help: "The SQLite store (with --sql).")
+    @Option(name: .long, help: ArgumentHelp("The SQLite store (with --sql).", valueName: "store"))
     var store: String?
 
     @Option(name: .long, help: "A model to use for the store instead of the one it carries (with --sql).")
