@@ -119,7 +119,7 @@ extension PredicateCompilation {
                         construct, format,
                         "\(entity.name).\(name) is a \(attribute.attributeType.xcodeName) attribute, which SQL cannot compare")
                 }
-                return .value(SQLFragment("\(alias).\(column.value)"), kind)
+                return .value(SQLFragment("\(alias).\(SQLFragment.identifier(column.value))"), kind)
             case let relationship as NSRelationshipDescription:
                 guard let destination = relationship.destinationEntity else {
                     throw refusal(construct, format, "\(entity.name).\(name) has no destination entity in the model")
@@ -133,7 +133,9 @@ extension PredicateCompilation {
                     throw refusal(construct, format, "\(entity.name).\(name) has no column in the store")
                 }
                 if isLast {
-                    return .value(SQLFragment("\(alias).\(column.value)"), .object(root: destination.rootEntity.name))
+                    return .value(
+                        SQLFragment("\(alias).\(SQLFragment.identifier(column.value))"),
+                        .object(root: destination.rootEntity.name))
                 }
                 guard let table = layout.table(forEntity: destination.name) else {
                     throw refusal(construct, format, "entity \(destination.name) has no table")
@@ -141,7 +143,8 @@ extension PredicateCompilation {
                 joinedPath += (joinedPath.isEmpty ? "" : ".") + name
                 let owner = alias
                 alias = scope.joinAlias(forPath: joinedPath, newAlias: newAlias) { joined in
-                    var join = "LEFT JOIN \(table.name) \(joined) ON \(joined).Z_PK = \(owner).\(column.value)"
+                    var join = "LEFT JOIN \(SQLFragment.identifier(table.name)) \(joined) ON \(joined).Z_PK = "
+                        + "\(owner).\(SQLFragment.identifier(column.value))"
                     if let restriction = entityRestriction(alias: joined, entity: destination) {
                         join += " AND " + restriction
                     }
@@ -186,14 +189,15 @@ extension PredicateCompilation {
             let ownerColumn = ownsSourceColumn ? join.sourceKeyColumn : join.destinationKeyColumn
             let destinationColumn = ownsSourceColumn ? join.destinationKeyColumn : join.sourceKeyColumn
             let link = newAlias()
-            from = "\(join.name) \(link) JOIN \(table.name) \(scope.alias) ON \(scope.alias).Z_PK = \(link).\(destinationColumn)"
-            correlation = "\(link).\(ownerColumn) = \(step.ownerAlias).Z_PK"
+            from = "\(SQLFragment.identifier(join.name)) \(link) JOIN \(SQLFragment.identifier(table.name)) \(scope.alias) "
+                + "ON \(scope.alias).Z_PK = \(link).\(SQLFragment.identifier(destinationColumn))"
+            correlation = "\(link).\(SQLFragment.identifier(ownerColumn)) = \(step.ownerAlias).Z_PK"
         } else {
             guard let key = layout.columns(forProperty: inverse.name, ofEntity: step.destination.name) else {
                 throw refusal("to-many key path", format, "\(step.destination.name).\(inverse.name) has no column")
             }
-            from = "\(table.name) \(scope.alias)"
-            correlation = "\(scope.alias).\(key.value) = \(step.ownerAlias).Z_PK"
+            from = "\(SQLFragment.identifier(table.name)) \(scope.alias)"
+            correlation = "\(scope.alias).\(SQLFragment.identifier(key.value)) = \(step.ownerAlias).Z_PK"
         }
         if let restriction = entityRestriction(alias: scope.alias, entity: step.destination) {
             correlation += " AND " + restriction

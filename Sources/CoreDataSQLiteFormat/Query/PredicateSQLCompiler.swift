@@ -64,9 +64,9 @@ public struct PredicateSQLCompiler: Sendable {
         let ownNumbers = includesSubentities ? numbers : numbers.lowerBound...numbers.lowerBound
         let columns = resultColumns(of: table, entity: entity, entityNumbers: ownNumbers, selection: selection)
         let root = compilation.root
-        let selected = selection == .count ? columns : columns.map { "\(root.alias).\($0)" }
+        let selected = selection == .count ? columns : columns.map { "\(root.alias).\(SQLFragment.identifier($0))" }
         var statement = SQLFragment(
-            "SELECT " + selected.joined(separator: ", ") + " FROM \(table.name) \(root.alias)" + root.joinClause)
+            "SELECT " + selected.joined(separator: ", ") + " FROM \(SQLFragment.identifier(table.name)) \(root.alias)" + root.joinClause)
         var conditions: [SQLFragment] = []
         // No Z_ENT test when the fetched entities are all the table holds.
         if ownNumbers != layout.numbering.range(of: entity.rootEntity.name) {

@@ -43,6 +43,14 @@ struct SQLFragment: Sendable, Hashable {
         return result
     }
 
+    /// A table or column name from the store layout, written bare when it is a plain identifier (as Core Data's
+    /// names are) and quoted otherwise, so that a hostile model cannot inject SQL through a property name.
+    static func identifier(_ name: String) -> String {
+        let isPlain = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        return isPlain ? name : Connection.quoteIdentifier(name)
+    }
+
     /// The fragment in parentheses.
     var parenthesized: SQLFragment { "(" + self + ")" }
 }

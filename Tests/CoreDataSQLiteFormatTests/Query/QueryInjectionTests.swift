@@ -1,3 +1,4 @@
+import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
 import Predicates
@@ -63,5 +64,28 @@ struct QueryInjectionTests {
         #expect(query.debugDescription == #"""
             SQL(SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, \#(Self.personColumns) FROM ZPERSON t0 WHERE ((t0.ZNAME >= ? AND t0.ZNAME < ?) AND (t0.ZBORN < ?) AND (t0.ZTOKEN = ?)); bindings: [1: "Zo", 2: "Zp", 3: 86400.0, 4: x'000000000000400080000000000000ff'])
             """#)
+    }
+}
+
+/// Names from an untrusted model (a store's model cache) are quoted when they are not plain identifiers.
+@Suite("Query: hostile model names")
+struct QueryHostileModelNameTests {
+    @Test func oddPropertyNamesAreQuoted() throws {
+        let hostile = #"x" = 1); DROP TABLE "ZTHING"; --"#
+        let thing = NSEntityDescription(name: "Thing")
+        thing.setProperties([NSAttributeDescription(name: hostile, type: .integer64AttributeType)])
+        let model = NSManagedObjectModel(entities: [thing])
+        let layout = StoreLayout(model: model)
+        let column = try #require(layout.columns(forProperty: hostile, ofEntity: "Thing")?.value)
+        let predicate = try Predicates.NSPredicate(parsing: "%K == 1", argumentArray: [hostile])
+        let query = try PredicateSQLCompiler(model: model).fetch(entityName: "Thing", predicate: predicate)
+        #expect(query.sql.contains("t0." + Connection.quoteIdentifier(column) + " = ?"), "\(query.sql)")
+
+        let connection = try Connection.inMemory()
+        try connection.execute(sql: "CREATE TABLE ZTHING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "
+            + Connection.quoteIdentifier(column) + " INTEGER)")
+        try connection.execute(sql: "INSERT INTO ZTHING VALUES (1, 1, 1, 1), (2, 1, 1, 2)")
+        #expect(try connection.query(query.sql, arguments: query.bindings).map { $0[0] } == [.integer(1)])
+        #expect(try connection.scalar("SELECT COUNT(*) FROM ZTHING") == .integer(2))
     }
 }
