@@ -108,6 +108,30 @@ struct PredicateCommandTests {
     }
 
     @Test(.enabled(if: Fixtures.isAvailable, "../shared/fixtures is absent: Apple-fixture tests are skipped"))
+    func toManySQLOnAnAppleStoreFollowsTheOwnersKeys() throws {
+        let copy = try Fixtures.copy("stores/coredataplus-inheritance-constraints/SampleModel_V1.sqlite")
+        let result = try CommandRunner.run([
+            "predicate", "ANY cars.maker == 'BMW' AND cars.@count >= 2", "--sql", "--entity", "Person",
+            "--store", copy.path,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = result.standardOutput
+        #expect(output.hasSuffix(#"; bindings: [1: "BMW", 2: 2])"# + "\n"), "\(output)")
+        let sql = try #require(output.range(of: "; bindings: [", options: .backwards).map {
+            String(output[output.index(output.startIndex, offsetBy: 4)..<$0.lowerBound])
+        })
+        let connection = try Connection(path: copy.path, mode: .readOnly)
+        try PredicateSQLFunctions.register(on: connection)
+        let selected = try connection.query(sql, arguments: [.text("BMW"), .integer(2)]).compactMap { $0.first?.int64Value }
+        let expected = try connection.query("""
+            SELECT ZOWNER FROM ZCAR GROUP BY ZOWNER
+            HAVING ZOWNER IS NOT NULL AND COUNT(*) >= 2 AND SUM(ZMAKER = 'BMW') > 0
+            """).compactMap { $0.first?.int64Value }
+        #expect(!expected.isEmpty)
+        #expect(selected.sorted() == expected.sorted())
+    }
+
+    @Test(.enabled(if: Fixtures.isAvailable, "../shared/fixtures is absent: Apple-fixture tests are skipped"))
     func unsupportedConstructsAreRefusedWithACaret() throws {
         let copy = try Fixtures.copy("stores/coredataplus-inheritance-constraints/SampleModel_V1.sqlite")
         let result = try CommandRunner.run([
