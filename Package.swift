@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase", "Predicates"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
-        .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
