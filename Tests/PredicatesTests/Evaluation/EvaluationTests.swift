@@ -91,6 +91,7 @@ struct EvaluationTests {
         let predicate = try NSPredicate(parsing: format)
         #expect(try predicate.evaluateOrThrow(with: person) == expected)
         let reparsed = try NSPredicate(parsing: predicate.predicateFormat)
+        #expect(reparsed.predicateNode == predicate.predicateNode)
         #expect(try reparsed.evaluateOrThrow(with: person) == expected, "canonical form: \(predicate.predicateFormat)")
     }
 

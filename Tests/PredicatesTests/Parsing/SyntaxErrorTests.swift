@@ -81,6 +81,7 @@ struct SyntaxErrorTests {
         #expect(error.expected.contains(expected), "\(error)")
         #expect(!error.found.isEmpty)
         #expect(error.format == format)
+        #expect(error.caretDiagnostic.contains("^ expected \(error.expected)"))
     }
 
     @Test("Arguments of the wrong type are errors at their conversion", arguments: ([
