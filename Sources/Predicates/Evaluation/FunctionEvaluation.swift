@@ -15,10 +15,16 @@ enum FunctionEvaluation {
         case "randomn:":
             guard case .integer(let bound)? = arguments[0].numericValue, bound > 0 else { return .null }
             return .integer(Int64.random(in: 0..<bound))
-        case "uppercase:", "lowercase:", "length:":
+        case "uppercase:", "lowercase:", "canonical:", "length:":
             guard case .string(let text) = arguments[0] else { return .null }
-            if name == "length:" { return .integer(Int64(text.utf16.count)) }
-            return .string(name == "uppercase:" ? text.uppercased() : text.lowercased())
+            switch name {
+            case "length:": return .integer(Int64(text.utf16.count))
+            case "uppercase:": return .string(text.uppercased())
+            case "lowercase:": return .string(text.lowercased())
+            default:
+                // Core Data's canonical form for derived search attributes: case and diacritics folded.
+                return .string(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased())
+            }
         case "noindex:": return arguments[0]
         case "castObject:toType:": return try cast(arguments[0], to: arguments[1])
         case "objectFrom:withIndex:":
