@@ -34,6 +34,8 @@ public struct PredicateEvaluator {
             return false
         case .not(let subpredicate):
             return try !evaluate(subpredicate)
+        case .block(let block):
+            return block.condition(evaluatedObject, variables.mapValues { $0.anyValue ?? NSNull() })
         }
     }
 
