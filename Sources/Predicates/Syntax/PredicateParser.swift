@@ -33,6 +33,17 @@ struct Parser {
     var index = 0
     var argumentIndex = 0
     var depth = 0
+    /// Outcomes of reading `(` at a token index as a parenthesised predicate, so that backtracking never
+    /// re-parses the same parenthesis (without it, `(TERNARY((TERNARY(…` takes exponential time).
+    var parenthesizedPredicates: [Int: ParenthesizedPredicate] = [:]
+
+    /// A remembered reading of a parenthesis as a predicate.
+    enum ParenthesizedPredicate {
+        /// The predicate and the position after its `)`.
+        case accepted(PredicateNode, Checkpoint)
+        /// Not a predicate (or one followed by more expression): the error to report if nothing else parses.
+        case rejected(PredicateSyntaxError)
+    }
 
     init(format: String, arguments: [Any?]) throws(PredicateSyntaxError) {
         self.format = format

@@ -121,6 +121,24 @@ struct SyntaxErrorTests {
         #expect(error.offset > 0 && error.offset < format.utf8.count)
     }
 
+    @Test("Backtracking over parentheses stays polynomial", .timeLimit(.minutes(1)), arguments: [
+        String(repeating: "(TERNARY(", count: 45) + "a",
+        String(repeating: "(TERNARY((", count: 30) + "a == 1",
+        String(repeating: "(SUBQUERY(a, $x, ", count: 45) + "a",
+        String(repeating: "((", count: 49) + "a",
+        String(repeating: "(TERNARY(", count: 20) + "a == 1, 1, 2)) == 1" + String(repeating: ", 1, 2)) == 1", count: 19),
+    ])
+    func pathologicalBacktracking(format: String) {
+        // Each prefix is tried as a parenthesised predicate and as an expression; remembering the outcome per
+        // parenthesis keeps the work polynomial instead of doubling with each level.
+        do {
+            let predicate = try PredicateParser.parsePredicate(format)
+            #expect(try PredicateParser.parsePredicate(predicate.predicateFormat) == predicate)
+        } catch {
+            #expect(error.offset <= format.utf8.count)
+        }
+    }
+
     @Test("Long flat chains are not nesting")
     func longFlatChains() throws {
         let format = Array(repeating: "a == 1", count: 10_000).joined(separator: " OR ")
