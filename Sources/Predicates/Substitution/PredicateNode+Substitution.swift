@@ -36,8 +36,7 @@ extension ExpressionNode {
             return self
         case .variable(let name):
             guard let value = values[name] else { return self }
-            if case .array(let elements) = value { return .aggregate(elements.map { .constant($0) }) }
-            return .constant(value)
+            return Parser.expression(forObjectArgument: value)
         case .keyPathOnExpression(let base, let path):
             return .keyPathOnExpression(substitute(base), path)
         case .function(let name, let arguments):
