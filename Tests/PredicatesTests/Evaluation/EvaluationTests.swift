@@ -70,7 +70,7 @@ struct EvaluationTests {
         ("age ** 2 == 1156", true), ("modulus:by:(age, 5) == 4", true), ("-age == -34", true), ("flags & 2 == 2", true),
         ("flags | 1 == 7", true), ("flags ^ 2 == 4", true), ("1 + 2 * 3 == 7", true), ("(1 + 2) * 3 == 9", true),
         ("2 ** 3 ** 2 == 512", true), ("9223372036854775807 + 1 > 0", true), ("lowercase:(name) == 'ann'", true),
-        ("uppercase:(name) == 'ANN'", true), ("canonical:(title) == 'cafe au lait'", true), ("length:(name) == 3", true), ("length:(emoji) == 10", true),
+        ("uppercase:(name) == 'ANN'", true), ("canonical:(title) == 'cafe au lait'", true), ("length:(name) == 3", true), ("length:(emoji) == 10", true), ("name.length == 3", true), ("emoji.length == 10", true),
         ("FUNCTION(name, 'lowercaseString') == 'ann'", true), ("CAST('42', 'NSNumber') == 42", true),
         ("CAST(age, 'NSString') == '34'", true), ("abs:(-3) == 3", true), ("sqrt:(16) == 4", true), ("floor:(1.5) == 1", true),
         ("ceiling:(1.2) == 2", true), ("trunc:(-1.7) == -1", true), ("ln:(1) == 0", true), ("log:(100) == 2", true),
