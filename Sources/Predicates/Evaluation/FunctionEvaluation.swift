@@ -4,6 +4,10 @@ import KeyValueCoding
 /// The built-in functions of ``FunctionCatalog`` applied to evaluated arguments.
 enum FunctionEvaluation {
     static func call(_ name: String, _ arguments: [ConstantValue]) throws(PredicateEvaluationError) -> ConstantValue {
+        // Trees built in code (NSExpression(forFunction:arguments:)) are not checked by the parser.
+        guard FunctionCatalog.accepts(name, argumentCount: arguments.count) else {
+            throw PredicateEvaluationError("function \(name) does not take \(arguments.count) arguments, or is unknown")
+        }
         switch name {
         case "sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:":
             return try aggregate(name, collection(arguments))
@@ -28,11 +32,26 @@ enum FunctionEvaluation {
         case "noindex:": return arguments[0]
         case "castObject:toType:": return try cast(arguments[0], to: arguments[1])
         case "objectFrom:withIndex:":
-            throw PredicateEvaluationError("objectFrom:withIndex: is evaluated as an index expression")
+            return try element(of: arguments[0], at: arguments[1])
         case "distanceToLocation:fromLocation:":
             throw PredicateEvaluationError("distanceToLocation:fromLocation: needs CoreLocation, absent on Linux")
         default:
             return try arithmetic(name, arguments)
+        }
+    }
+
+    /// `objectFrom:withIndex:` built in code: an integer position, or Apple's `FIRST`, `LAST`, `SIZE` markers.
+    private static func element(of collection: ConstantValue, at index: ConstantValue) throws(PredicateEvaluationError) -> ConstantValue {
+        let elements = ValueComparison.elements(of: collection)
+        switch index {
+        case .string("FIRST"): return elements.first ?? .null
+        case .string("LAST"): return elements.last ?? .null
+        case .string("SIZE"): return .integer(Int64(elements.count))
+        default:
+            guard case .integer(let offset)? = index.numericValue, offset >= 0, offset < elements.count else {
+                throw PredicateEvaluationError("index \(index.predicateFormat) is not within 0..<\(elements.count)")
+            }
+            return elements[Int(offset)]
         }
     }
 

@@ -116,6 +116,9 @@ struct ClassAPITests {
         #expect(NSExpression(forConstantValue: Date(timeIntervalSinceReferenceDate: 1.5)).predicateFormat == #"CAST(1.5, "NSDate")"#)
         #expect(NSExpression(format: "a") == NSExpression(forKeyPath: "a"))
         #expect(NSExpression.ExpressionType.conditional.rawValue == 20)
+        let third = NSExpression(forFunction: "objectFrom:withIndex:", arguments: [
+            NSExpression(forConstantValue: [1, 2, 3]), NSExpression(forConstantValue: 2)])
+        #expect(third.expressionValue(with: nil, context: nil) as? Int == 3)
     }
 
     @Test("NSSortDescriptor orders by key path with Core Data's comparisons")

@@ -144,6 +144,14 @@ struct EvaluationTests {
         #expect(throws: PredicateEvaluationError.self) { try predicate.evaluateOrThrow(with: person) }
     }
 
+    @Test("One comparison applied to two values, as a SQL function would use it")
+    func directComparison() throws {
+        #expect(try PredicateEvaluator.compare(.string("Straße"), .equalTo, .string("STRASSE"), options: .caseInsensitive))
+        #expect(try PredicateEvaluator.compare(.string("Crème"), .beginsWith, .string("cre"), options: [.caseInsensitive, .diacriticInsensitive]))
+        #expect(try !PredicateEvaluator.compare(.null, .lessThan, .integer(1)))
+        #expect(try PredicateEvaluator.compare(.string("a\nb"), .like, .string("a*b")))
+    }
+
     @Test("Expressions evaluate to values")
     func expressionValues() throws {
         #expect(NSExpression(format: "scores.@sum").expressionValue(with: person, context: nil) as? Int == 16)
@@ -153,6 +161,9 @@ struct EvaluationTests {
         let context = NSMutableDictionary(dictionary: ["x": 41])
         #expect(NSExpression(format: "$x + 1").expressionValue(with: nil, context: context) as? Int == 42)
         #expect(NSExpression(format: "nickname").expressionValue(with: person, context: nil) == nil)
+        let wrongArity = PredicateEvaluator(evaluatedObject: nil)
+        #expect(throws: PredicateEvaluationError.self) { try wrongArity.value(of: .function("uppercase:", [])) }
+        #expect(throws: PredicateEvaluationError.self) { try wrongArity.value(of: .function("frobnicate:", [.constant(.integer(1))])) }
     }
 }
 
