@@ -139,6 +139,25 @@ struct SyntaxErrorTests {
         }
     }
 
+    @Test("The deepest accepted inputs fit the documented stack budget", arguments: [
+        String(repeating: "(", count: 99) + "a == 1" + String(repeating: ")", count: 99),
+        "a == " + String(repeating: "(", count: 99) + "1" + String(repeating: ")", count: 99),
+        String(repeating: "(TERNARY(", count: 49) + "a == 1, 1, 2)) == 1" + String(repeating: ", 1, 2)) == 1", count: 48),
+        "a == " + String(repeating: "-", count: 99) + "1",
+        String(repeating: "NOT ", count: 99) + "a == 1",
+    ])
+    func stackBudget(format: String) async throws {
+        // PredicateParser documents 4 MB as enough for debug builds (measured: about 2 MB; under 256 KB in release).
+        let parsed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let thread = Thread {
+                continuation.resume(returning: (try? PredicateParser.parsePredicate(format)) != nil)
+            }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+        #expect(parsed)
+    }
+
     @Test("Long flat chains are not nesting")
     func longFlatChains() throws {
         let format = Array(repeating: "a == 1", count: 10_000).joined(separator: " OR ")
