@@ -216,6 +216,9 @@ final class PredicateCompilation {
         case .not(let subpredicate):
             // IS NOT 1 makes an unknown (NULL) operand true, as the evaluator's false negated.
             fragment = try compile(subpredicate).fragment.parenthesized + " IS NOT 1"
+        case .block:
+            throw refusal("block predicate", predicate.predicateFormat,
+                          "a predicate made from a Swift closure runs only in memory; SQL cannot call it")
         }
         return Condition(fragment: fragment, cost: cost - start)
     }
