@@ -12,12 +12,15 @@ public struct FetchClauses: Sendable {
     public var conditionBindings: [SQLiteValue]
     /// The sort terms in order (`t0.ZNAME COLLATE ocd_compare`), each with its direction.
     public var orderTerms: [(sql: String, ascending: Bool)]
+    /// The SQL of each requested key path column (`t1.ZNAME` for `chef.name`), sharing the joins.
+    public var columnTerms: [String]
 }
 
 extension PredicateSQLCompiler {
     /// Compiles a predicate and sort descriptors for `entityName` into clauses over the alias `t0`, with every
     /// constant bound. Throws what `fetch` throws for constructs SQL cannot express with the evaluator's meaning.
-    public func clauses(entityName: String, predicate: PredicateNode?, sortDescriptors: [Predicates.NSSortDescriptor])
+    public func clauses(entityName: String, predicate: PredicateNode?, sortDescriptors: [Predicates.NSSortDescriptor],
+                        columns keyPaths: [String] = [])
         throws(PredicateSQLError) -> FetchClauses
     {
         let format = predicate?.predicateFormat ?? "TRUEPREDICATE"
@@ -34,12 +37,24 @@ extension PredicateSQLCompiler {
                 terms.append((term, descriptor.ascending))
             }
         }
+        var columnTerms: [String] = []
+        for keyPath in keyPaths {
+            // Attributes and to-one paths only: a column holds one value per row.
+            guard case .value(let column, _) = try compilation.resolve(keyPath: keyPath, in: compilation.root, format: keyPath,
+                                                                       construct: "fetched key path"),
+                  column.bindings.isEmpty else {
+                throw PredicateSQLError(construct: "fetched key path", constructFormat: keyPath, predicateFormat: keyPath,
+                                        reason: "'\(keyPath)' crosses a to-many relationship; fetch attributes or to-one paths")
+            }
+            columnTerms.append(column.sql)
+        }
         let fragment = condition?.fragment
         let isTrivial = fragment?.sql == "1"
         return FetchClauses(
             joins: compilation.root.joinClause,
             condition: isTrivial ? nil : fragment?.sql,
             conditionBindings: isTrivial ? [] : fragment?.bindings ?? [],
-            orderTerms: terms)
+            orderTerms: terms,
+            columnTerms: columnTerms)
     }
 }

@@ -13,7 +13,10 @@ struct FetchQuery {
     var limitClause = ""
     var bindings: [SQLiteValue] = []
 
-    init(store: NSSQLiteStore, fetch: ResolvedFetch, table: EntityTable) throws {
+    /// The SQL of the key path columns asked for (dictionary results), sharing the query's joins.
+    var columnTerms: [String] = []
+
+    init(store: NSSQLiteStore, fetch: ResolvedFetch, table: EntityTable, columns: [String] = []) throws {
         var conditions: [String] = []
         let layout = store.layout!
         if let root = fetch.entity.rootEntity as NSEntityDescription?, !root.subentities.isEmpty,
@@ -27,12 +30,13 @@ struct FetchQuery {
         let clauses: FetchClauses
         do {
             clauses = try store.compiler.clauses(entityName: fetch.entity.name, predicate: fetch.predicate,
-                                                 sortDescriptors: fetch.sortDescriptors)
+                                                 sortDescriptors: fetch.sortDescriptors, columns: columns)
         } catch {
             throw CoreDataError(.persistentStoreOperation, "the store cannot run this fetch of \(fetch.entity.name):\n\(error.caretDiagnostic)",
                                 underlyingError: error)
         }
         joins = clauses.joins
+        columnTerms = clauses.columnTerms
         if let condition = clauses.condition {
             conditions.append("(\(condition))")
             bindings += clauses.conditionBindings
