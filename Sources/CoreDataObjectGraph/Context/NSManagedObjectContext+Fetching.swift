@@ -56,11 +56,16 @@ extension NSManagedObjectContext {
             objects.reserveCapacity(rows.count)
             for row in rows {
                 if let snapshot = row.snapshot { coordinator.rowCache.store(snapshot, for: row.objectID) }
-                let object = register(row.objectID, snapshot: request.returnsObjectsAsFaults ? nil : row.snapshot)
+                // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
+                let object = register(row.objectID, snapshot: request.returnsObjectsAsFaults || parent != nil ? nil : row.snapshot)
                 objects.append(object)
             }
             if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
                 try prefetch(keyPaths, for: objects)
+            }
+            if parent != nil && request.includesPendingChanges {
+                return applyingParentChanges(to: objects, entity: entity, predicate: fetch.predicate,
+                                             sortDescriptors: fetch.sortDescriptors, includesSubentities: fetch.includesSubentities)
             }
             return objects
         }

@@ -7,6 +7,10 @@ extension NSManagedObjectContext {
     /// inserted objects get permanent IDs and the row cache holds the new values; on failure nothing changed in
     /// the store and the context keeps its changes.
     public func save() throws {
+        if let parent {
+            pushChangesToParent(parent)
+            return
+        }
         processPendingChanges()
         guard hasChanges, let coordinator = persistentStoreCoordinator else {
             changedObjects = changedObjects.filter { $0.value.hasChanges }
@@ -35,11 +39,22 @@ extension NSManagedObjectContext {
         guard let sqliteStore = store as? NSSQLiteStore else {
             throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(store.type) stores cannot save yet")
         }
-        let outcome = try coordinator.withLock {
-            try sqliteStore.save(SaveRequest(inserted: inserted, updated: updated, deleted: deleted))
+        let request = SaveRequest(inserted: inserted, updated: updated, deleted: deleted)
+        let outcome: SaveOutcome
+        do {
+            outcome = try coordinator.withLock { try sqliteStore.save(request) }
+        } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
+            // Resolve once with the store's current rows, then write again; a second conflict is reported.
+            let conflicting = (updated + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
+            let fresh = try coordinator.withLock { try sqliteStore.snapshots(for: conflicting.map(\.objectID)) }
+            mergePolicy.resolve(conflicting, storeSnapshots: fresh)
+            outcome = try coordinator.withLock {
+                try sqliteStore.save(SaveRequest(inserted: inserted, updated: updated.filter(\.hasChanges), deleted: deleted))
+            }
         }
         didSave(outcome: outcome, inserted: inserted, updated: updated, deleted: deleted, coordinator: coordinator)
         coordinator.statistics.record { $0.saves += 1 }
+        postDidSave(inserted: inserted, updated: updated, deleted: deleted)
     }
 
     /// Assigns permanent IDs before a save, so they can be handed to other contexts early.

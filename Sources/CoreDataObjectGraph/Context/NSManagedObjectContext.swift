@@ -19,6 +19,12 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// A name for debugging and for the SQL log.
     public var name: String?
+    /// How a save resolves optimistic-locking conflicts; `.error` (the default) fails the save and lists them.
+    public var mergePolicy: NSMergePolicy = .error
+    /// The context a child context saves into; a child's fetches see its parent's unsaved changes.
+    public var parent: NSManagedObjectContext? {
+        didSet { if let parent { persistentStoreCoordinator = parent.persistentStoreCoordinator } }
+    }
 
     /// Registered objects, held weakly: an object nobody references leaves the context (Core Data keeps only
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
@@ -159,6 +165,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         }
         let id = object.objectID
         coordinator.statistics.record { $0.faultsFired += 1 }
+        if valuesFromParent(for: object) { return }
         if let snapshot = coordinator.rowCache.snapshot(for: id) {
             coordinator.statistics.record { $0.rowCacheHits += 1 }
             object.fill(from: snapshot)
@@ -200,6 +207,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     }
 
     func fetchToManyObjectIDs(of object: NSManagedObject, relationship: NSRelationshipDescription) -> [NSManagedObjectID] {
+        if let fromParent = toManyFromParent(of: object, relationship: relationship) { return fromParent }
         guard let coordinator = persistentStoreCoordinator, !object.objectID.isTemporaryID else { return [] }
         do {
             let store = try coordinator.store(for: object.objectID)
