@@ -23,6 +23,7 @@ extension NSManagedObject {
 
     /// The values of `keys` (all stored properties when nil) as last fetched or saved, before unsaved changes.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
         let committed = changes.committedStoredValues ?? storedValues ?? []
         var result: [String: Any] = [:]
         for (index, property) in slots.properties.enumerated() where keys?.contains(property.name) ?? true {
