@@ -65,6 +65,8 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Tests.
+        .executableTarget(name: "StoreStressHelper", dependencies: ["OpenCoreData"], path: "Tests/StoreStressHelper",
+                          swiftSettings: strictSettings),
         .target(name: "CoreDataTestSupport", path: "Tests/CoreDataTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "PropertyListCodingTests", dependencies: ["PropertyListCoding", "CoreDataTestSupport"], swiftSettings: strictSettings),
