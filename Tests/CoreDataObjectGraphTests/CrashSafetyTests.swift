@@ -70,4 +70,20 @@ struct CrashSafetyTests {
         let after = try state(url)
         #expect(after.integrity == "ok" && after.words == 1)
     }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: helper.path), "StoreStressHelper is not built"))
+    func usingAContextOffItsQueueTrapsInDebugBuilds() throws {
+        let url = try Self.wordsStore()
+        let process = Process()
+        process.executableURL = Self.helper
+        process.arguments = ["off-queue", url.path, "0"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(message.contains("off the context's queue"))
+    }
 }

@@ -3,6 +3,7 @@
 //
 //   StoreStressHelper large-save STORE N          inserts N words in one save, printing "saving" first
 //   StoreStressHelper full-disk STORE N BYTES     the same with the process's file size limited to BYTES
+//   StoreStressHelper off-queue STORE 0            fetches on a private-queue context without perform (must trap)
 import Foundation
 import OpenCoreData
 
@@ -29,6 +30,11 @@ do {
     try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: url)
     let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
     context.persistentStoreCoordinator = coordinator
+    if arguments[1] == "off-queue" {
+        _ = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Word"))
+        print("not trapped")
+        exit(0)
+    }
     try context.performAndWait {
         for index in 0..<count {
             let word = NSEntityDescription.insertNewObject(forEntityName: "Word", into: context)

@@ -12,6 +12,7 @@ extension NSManagedObjectContext {
 
     /// Registers a new object of `entity`, with its default values and a temporary ID until it is saved.
     public func insert(_ object: NSManagedObject) {
+        assertOnQueue()
         precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
                      "an object belongs to one context; insert a new object instead")
         object.managedObjectContext = self

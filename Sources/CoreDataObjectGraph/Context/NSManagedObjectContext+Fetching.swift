@@ -21,6 +21,7 @@ extension NSManagedObjectContext {
 
     /// The number of objects a fetch request would return, counted by the store without creating objects.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        assertOnQueue()
         let (coordinator, entity) = try resolve(request)
         let store = try coordinator.store(for: entity)
         coordinator.statistics.record { $0.fetches += 1 }
@@ -28,6 +29,7 @@ extension NSManagedObjectContext {
     }
 
     func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
+        assertOnQueue()
         let (coordinator, entity) = try resolve(request)
         let store = try coordinator.store(for: entity)
         let fetch = ResolvedFetch(request, entity: entity)

@@ -7,6 +7,7 @@ extension NSManagedObjectContext {
     /// inserted objects get permanent IDs and the row cache holds the new values; on failure nothing changed in
     /// the store and the context keeps its changes.
     public func save() throws {
+        assertOnQueue()
         if let parent {
             pushChangesToParent(parent)
             return

@@ -68,6 +68,14 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// In debug builds, traps when the context is used off its queue (Core Data's concurrency debugging):
+    /// wrap the call in `perform` or `performAndWait`.
+    func assertOnQueue(_ function: StaticString = #function) {
+        #if DEBUG
+        precondition(isOnQueue, "NSManagedObjectContext.\(function) called off the context's queue; use perform or performAndWait")
+        #endif
+    }
+
     private var isOnQueue: Bool {
         if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread { return true }
         return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
@@ -77,6 +85,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
 
     /// The object for `objectID`: the registered one, or a new fault (no store access).
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        assertOnQueue()
         if let existing = registry[objectID]?.object { return existing }
         return register(objectID, snapshot: nil)
     }
