@@ -6,6 +6,8 @@ import Foundation
 // --quick   reduced sizes (under two minutes once built)
 // --only    run only the sections whose name contains TEXT (words, items, batch, count, prefetch, predicates, memory)
 // --output  where to write the JSON report (default: results/latest.json in this package)
+// --implementation TEXT --rounds N   run only matching implementations, N rounds after the warm-up (for
+//           valgrind --tool=callgrind, which gives repeatable instruction counts)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -52,7 +54,8 @@ let output = option("--output").map { URL(fileURLWithPath: $0) }
 let started = ContinuousClock.now
 print("OpenCoreData benchmarks (\(quick ? "quick" : "full")): \(sizes.iterations) rounds per workload after a warm-up, "
     + "SQLite \(String(cString: sqlite3_libversion()))")
-let runner = Runner(iterations: sizes.iterations)
+let runner = Runner(iterations: option("--rounds").flatMap(Int.init) ?? sizes.iterations,
+                    implementationFilter: option("--implementation"))
 var results: [WorkloadResult] = []
 var memory: ResidentMemory.Result?
 

@@ -38,12 +38,14 @@ struct WorkloadResult: Codable {
 /// none always runs after the same one.
 struct Runner {
     var iterations: Int
+    /// Only implementations whose name contains this text (for profiling one of them under callgrind).
+    var implementationFilter: String?
 
     func run(_ workload: Workload) -> WorkloadResult {
         var samples: [String: [Double]] = [:]
         var checksums: [String: Int] = [:]
-        let implementations = workload.implementations
-        let iterations = max(self.iterations, workload.minimumIterations)
+        let implementations = workload.implementations.filter { implementationFilter.map($0.name.contains) ?? true }
+        let iterations = implementationFilter == nil ? max(self.iterations, workload.minimumIterations) : self.iterations
         print("  \(workload.group) · \(workload.name) (\(workload.rows.formatted()) rows)", terminator: "")
         fflush(nil)
         do {
