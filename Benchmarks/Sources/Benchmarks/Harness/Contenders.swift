@@ -10,7 +10,9 @@ enum Contenders {
                      _ body: @escaping (NSManagedObjectContext, Stopwatch) throws -> Void) -> Implementation {
         Implementation(name: name, contender: .ours) { watch in
             let stack = try OurStack(url: url, model: model, rowCacheCapacity: rowCacheCapacity)
+            let before = stack.coordinator.statistics.snapshot.statements
             try stack.context.performAndWait { try body(stack.context, watch) }
+            watch.storeStatements = stack.coordinator.statistics.snapshot.statements - before
         }
     }
 

@@ -35,18 +35,18 @@ struct Report: Codable {
 
     /// The table for the terminal and for docs/BENCHMARKS.md (Markdown, readable as plain text too).
     var table: String {
-        var lines = ["| workload | implementation | median | min | × raw | rows/s |", "|---|---|---:|---:|---:|---:|"]
+        var lines = ["| workload | implementation | median | min | × raw | rows/s | SQL statements |", "|---|---|---:|---:|---:|---:|---:|"]
         for workload in workloads {
             let title = "\(workload.group) · \(workload.name) (\(workload.rows.formatted()))"
             if let skipped = workload.skipped {
                 let why = isPendingFeature(WorkloadSkipped(reason: skipped)) ? "predicates arrive with the SQL compiler" : skipped
-                lines.append("| \(title) | skipped: \(why) | | | | |")
+                lines.append("| \(title) | skipped: \(why) | | | | | |")
                 continue
             }
             for (index, result) in workload.implementations.enumerated() {
                 lines.append("| \(index == 0 ? title : "") | \(result.name) | \(Self.duration(result.medianSeconds)) | "
                     + "\(Self.duration(result.minimumSeconds)) | \(result.ratioToRaw.map { String(format: "%.2f", $0) } ?? "") | "
-                    + "\(result.rowsPerSecond.map(Self.rate) ?? "") |")
+                    + "\(result.rowsPerSecond.map(Self.rate) ?? "") | \(result.storeStatements.map { $0.formatted() } ?? "") |")
             }
         }
         return lines.joined(separator: "\n")

@@ -10,6 +10,8 @@ struct ImplementationResult: Codable {
     /// Median over the median of the workload's raw SQLite implementation (the floor); nil without one.
     var ratioToRaw: Double?
     var rowsPerSecond: Double?
+    /// SQL statements our store ran in the last iteration (ours only).
+    var storeStatements: Int?
 }
 
 /// A target's verdict, for the table and the JSON file.
@@ -44,6 +46,7 @@ struct Runner {
     func run(_ workload: Workload) -> WorkloadResult {
         var samples: [String: [Double]] = [:]
         var checksums: [String: Int] = [:]
+        var statements: [String: Int] = [:]
         let implementations = workload.implementations.filter { implementationFilter.map($0.name.contains) ?? true }
         let iterations = implementationFilter == nil ? max(self.iterations, workload.minimumIterations) : self.iterations
         print("  \(workload.group) · \(workload.name) (\(workload.rows.formatted()) rows)", terminator: "")
@@ -59,6 +62,7 @@ struct Runner {
                         throw WorkloadSkipped(reason: "\(implementation.name): \(error)")
                     }
                     checksums[implementation.name] = watch.checksum
+                    statements[implementation.name] = watch.storeStatements
                     if round > 0 { samples[implementation.name, default: []].append(watch.secondsPerOperation) }
                 }
                 print(".", terminator: "")
@@ -79,7 +83,8 @@ struct Runner {
                 name: implementation.name, contender: implementation.contender, medianSeconds: middle,
                 minimumSeconds: values.min() ?? 0, samples: values,
                 ratioToRaw: rawMedian.map { middle / $0 },
-                rowsPerSecond: middle > 0 ? Double(workload.rows) / middle : nil)
+                rowsPerSecond: middle > 0 ? Double(workload.rows) / middle : nil,
+                storeStatements: statements[implementation.name])
         }
         var mismatch: String?
         if workload.checksumsMustAgree, Set(checksums.values).count > 1 {

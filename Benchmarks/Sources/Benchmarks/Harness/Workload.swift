@@ -17,6 +17,9 @@ final class Stopwatch {
     /// What the iteration produced (rows read, a sum of lengths): every contender of a workload must agree,
     /// so that a fast wrong answer cannot pass for a fast right one.
     var checksum = 0
+    /// SQL statements our store ran during the iteration (setup included), from the coordinator's statistics:
+    /// the evidence of one query per fetch, or of one query per fault.
+    var storeStatements: Int?
 
     @discardableResult
     func measure<T>(_ body: () throws -> T) rethrows -> T {
