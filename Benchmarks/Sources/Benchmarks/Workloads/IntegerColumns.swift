@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import OpenCoreData
+
+/// GRDB's own performance suite (`FetchPositionalValuesTests`, `FetchRecordStructTests`, and the Core Data test of
+/// `FetchRecordClassTests`): 200,000 rows of ten integers, every value read. Ours reads them as dictionaries and
+/// as managed objects through `value(forKey:)`, as GRDB's Core Data test does.
+enum IntegerColumns {
+    static func workload(store url: URL, rows: Int) -> Workload {
+        let model = Models.items()
+        let columns = Models.itemAttributes.map { "Z" + $0.uppercased() }
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM ZITEM ORDER BY Z_PK"
+
+        let raw = Contenders.raw(store: url) { database, watch in
+            try watch.measure {
+                let statement = try database.prepare(sql)
+                var sum = 0
+                while try statement.step() {
+                    for column in 0..<Int32(10) { sum &+= Int(statement.int64(column)) }
+                }
+                watch.checksum = sum
+            }
+        }
+        let objects = Contenders.ours("ours · objects, value(forKey:)", store: url, model: model) { context, watch in
+            let objects = try watch.measure {
+                let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item"))
+                var sum = 0
+                for item in objects {
+                    for key in Models.itemAttributes { sum &+= integer(item.value(forKey: key)) }
+                }
+                watch.checksum = sum
+                return objects
+            }
+            keep(objects)
+        }
+        let dictionaries = Contenders.ours("ours · dictionaries", store: url, model: model) { context, watch in
+            let results = try watch.measure {
+                let request = NSFetchRequest<[String: Any]>(entityName: "Item")
+                request.resultType = .dictionaryResultType
+                request.propertiesToFetch = Models.itemAttributes
+                let results = try context.fetch(request)
+                var sum = 0
+                for row in results {
+                    for key in Models.itemAttributes { sum &+= integer(row[key]) }
+                }
+                watch.checksum = sum
+                return results
+            }
+            keep(results)
+        }
+        let grdbRows = Contenders.grdb("GRDB · Row cursor by index", store: url) { database, watch in
+            try watch.measure {
+                let cursor = try Row.fetchCursor(database, sql: sql)
+                var sum = 0
+                while let row = try cursor.next() {
+                    for column in 0..<10 { sum &+= row[column] as Int }
+                }
+                watch.checksum = sum
+            }
+        }
+        let grdbRecords = Contenders.grdb("GRDB · struct records", store: url) { database, watch in
+            let records = try watch.measure {
+                let records = try ItemRecord.fetchAll(database, sql: sql)
+                watch.checksum = records.reduce(0) { $0 &+ $1.sum }
+                return records
+            }
+            keep(records)
+        }
+        return Workload(
+            group: "GRDB suite", name: "fetch 10 integer columns", rows: rows,
+            implementations: [raw, objects, dictionaries, grdbRows, grdbRecords],
+            targets: [
+                Target(implementation: objects.name, maximumRatio: 2, description: "≤ 2× raw"),
+                Target(implementation: dictionaries.name, maximumRatio: 1.5, description: "≤ 1.5× raw"),
+            ])
+    }
+}
+
+/// GRDB's `FetchRecordStruct` shape: a struct initialised from a row by column index.
+struct ItemRecord: FetchableRecord {
+    var values: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+
+    init(row: Row) {
+        values = (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9])
+    }
+
+    var sum: Int {
+        values.0 &+ values.1 &+ values.2 &+ values.3 &+ values.4 &+ values.5 &+ values.6 &+ values.7 &+ values.8 &+ values.9
+    }
+}

@@ -1,0 +1,123 @@
+import CBenchSQLite
+import Foundation
+
+// The benchmark suite of issue 7. Usage:
+//   swift run -c release Benchmarks [--quick] [--only TEXT] [--output FILE]
+// --quick   reduced sizes (under two minutes once built)
+// --only    run only the sections whose name contains TEXT (words, items, batch, count, prefetch, predicates, memory)
+// --output  where to write the JSON report (default: results/latest.json in this package)
+// --implementation TEXT --rounds N   run only matching implementations, N rounds after the warm-up (for
+//           valgrind --tool=callgrind, which gives repeatable instruction counts)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == ResidentMemory.childFlag {
+    do {
+        try ResidentMemory.child(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("memory child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+@MainActor func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+/// Sizes of a run. Full sizes are issue 7's; quick ones keep every workload but shrink the data.
+struct Sizes {
+    var words: Int
+    var items: Int
+    var batchSmall: Int
+    var batchLarge: Int
+    var recipes: Int
+    var memoryRows: Int
+    var iterations: Int
+
+    static let full = Sizes(words: 500_000, items: 200_000, batchSmall: 1_000_000, batchLarge: 10_000_000,
+                            recipes: 10_000, memoryRows: 1_000_000, iterations: 5)
+    static let quick = Sizes(words: 100_000, items: 50_000, batchSmall: 100_000, batchLarge: 1_000_000,
+                             recipes: 2_000, memoryRows: 1_000_000, iterations: 3)
+}
+
+let quick = arguments.contains("--quick")
+let sizes = quick ? Sizes.quick : Sizes.full
+let only = option("--only")
+let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let output = option("--output").map { URL(fileURLWithPath: $0) }
+    ?? packageDirectory.appendingPathComponent("results/latest.json")
+
+@MainActor func wanted(_ section: String) -> Bool { only.map { section.contains($0) } ?? true }
+
+let started = ContinuousClock.now
+print("OpenCoreData benchmarks (\(quick ? "quick" : "full")): \(sizes.iterations) rounds per workload after a warm-up, "
+    + "SQLite \(String(cString: sqlite3_libversion()))")
+let runner = Runner(iterations: option("--rounds").flatMap(Int.init) ?? sizes.iterations,
+                    implementationFilter: option("--implementation"))
+var results: [WorkloadResult] = []
+var memory: ResidentMemory.Result?
+
+do {
+    let stores = try StoreFactory()
+    if wanted("words") {
+        results.append(runner.run(WordFetch.workload(store: try stores.wordStore(rows: sizes.words), rows: sizes.words)))
+    }
+    if wanted("items") {
+        results.append(runner.run(IntegerColumns.workload(store: try stores.itemStore(rows: sizes.items), rows: sizes.items)))
+    }
+    if wanted("batch") {
+        for rows in [sizes.batchSmall, sizes.batchLarge] {
+            let store = try stores.largeWordStore(rows: rows)
+            results += BatchFaulting.workloads(store: store, rows: rows).map(runner.run)
+        }
+    }
+    if wanted("count") {
+        results += CountAndAggregates.workloads(store: try stores.wordStore(rows: sizes.words), rows: sizes.words).map(runner.run)
+    }
+    if wanted("prefetch") {
+        results.append(runner.run(Prefetching.workload(store: try stores.recipeStore(recipes: sizes.recipes), recipes: sizes.recipes)))
+    }
+    if wanted("predicates") {
+        results += PredicateWorkloads.workloads(
+            words: try stores.wordStore(rows: sizes.words), wordRows: sizes.words,
+            recipes: try stores.recipeStore(recipes: sizes.recipes), recipeRows: sizes.recipes
+        ).map(runner.run)
+    }
+    if wanted("memory") {
+        memory = try ResidentMemory.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows)
+    }
+} catch {
+    print("\nbenchmark failed: \(error)")
+    exit(1)
+}
+
+let report = Report(
+    mode: quick ? "quick" : "full",
+    date: ISO8601DateFormatter().string(from: Date()),
+    machine: .current,
+    sqliteVersion: String(cString: sqlite3_libversion()),
+    iterations: sizes.iterations,
+    workloads: results,
+    scaling: BatchFaulting.scaling(results, small: sizes.batchSmall, large: sizes.batchLarge),
+    memory: memory,
+    pending: [
+        "inserts: 100,000 objects in batched saves, and GRDB's 50,000-row insert (the write half is not written yet)",
+        "updates and deletes of 100,000 objects in batched saves",
+        "cascade delete of 10,000 parents with 10 children each",
+        "find-or-create import of 20,000 records, sorted merge vs fetch per record",
+        "resident memory while scrolling through the browser logic",
+    ])
+
+print()
+print(report.table)
+print()
+print(report.targetsTable)
+do {
+    try report.write(to: output)
+    print("\nwrote \(output.path) in \(String(format: "%.0f", (ContinuousClock.now - started).seconds)) s")
+} catch {
+    print("cannot write \(output.path): \(error)")
+    exit(1)
+}
