@@ -56,10 +56,14 @@ extension NSManagedObjectContext {
             let rows = try coordinator.withLock { try store.executeFetch(fetch) }
             var objects: [NSManagedObject] = []
             objects.reserveCapacity(rows.count)
+            let keepsFaults = request.returnsObjectsAsFaults || parent != nil
             for row in rows {
-                if let snapshot = row.snapshot { coordinator.rowCache.store(snapshot, for: row.objectID) }
                 // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
-                let object = register(row.objectID, snapshot: request.returnsObjectsAsFaults || parent != nil ? nil : row.snapshot)
+                let object = register(row.objectID, snapshot: keepsFaults ? nil : row.snapshot)
+                if keepsFaults, let snapshot = row.snapshot, object.storedValues == nil {
+                    coordinator.rowCache.store(snapshot, for: row.objectID)
+                    if parent == nil { object.pendingSnapshot = snapshot }
+                }
                 objects.append(object)
             }
             if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {

@@ -33,7 +33,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     var changedObjects: [ObjectIdentifier: NSManagedObject] = [:]
     /// Deleted objects whose delete rules have not been applied yet.
     var pendingDeletions: [NSManagedObject] = []
-    private var registrationsSinceSweep = 0
+    private var registryCountAfterSweep = 0
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -124,15 +124,16 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: coordinator.slots(for: objectID.entity))
         if let snapshot { object.fill(from: snapshot) }
         registry[objectID] = WeakObject(object)
-        registrationsSinceSweep += 1
-        if registrationsSinceSweep > 10_000 { sweepRegistry() }
+        // Sweeping when the registry has doubled since the last sweep keeps registration amortised O(1), even
+        // while a large fetch holds every object alive.
+        if registry.count > 2 * max(registryCountAfterSweep, 5_000) { sweepRegistry() }
         return object
     }
 
     /// Drops the entries of objects that no longer exist.
     private func sweepRegistry() {
         registry = registry.filter { $0.value.object != nil }
-        registrationsSinceSweep = 0
+        registryCountAfterSweep = registry.count
     }
 
     /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values
@@ -175,6 +176,12 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         let id = object.objectID
         coordinator.statistics.record { $0.faultsFired += 1 }
         if valuesFromParent(for: object) { return }
+        if let pending = object.pendingSnapshot {
+            // The fetch that registered the object kept its row: a cache hit that no eviction can lose.
+            coordinator.statistics.record { $0.rowCacheHits += 1 }
+            object.fill(from: pending)
+            return
+        }
         if let snapshot = coordinator.rowCache.snapshot(for: id) {
             coordinator.statistics.record { $0.rowCacheHits += 1 }
             object.fill(from: snapshot)

@@ -17,6 +17,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     var storedValues: [StoredValue]?
     /// The optimistic-locking version the values were read at.
     var snapshotVersion: Int64 = 0
+    /// The row a fetch read for this fault, kept until the fault fires (Core Data ties snapshots to objects too).
+    var pendingSnapshot: Snapshot?
     /// Loaded to-many relationships, by name: destination IDs in order.
     var toManyValues: [String: [NSManagedObjectID]] = [:]
     /// Values of transient properties, by name.
@@ -110,6 +112,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// Turns the object back into a fault, releasing its values (relationships included).
     func turnIntoFault() {
         storedValues = nil
+        pendingSnapshot = nil
         toManyValues.removeAll()
         transientValues.removeAll()
     }

@@ -34,6 +34,7 @@ extension NSSQLiteStore {
             var rows: [[String: Any]] = []
             try statement.forEachRow { row in
                 var dictionary: [String: Any] = [:]
+                dictionary.reserveCapacity(selected.count)
                 for (index, column) in selected.enumerated() where !row.isNull(at: index) {
                     dictionary[column.name] = column.decode(row, index)
                 }
