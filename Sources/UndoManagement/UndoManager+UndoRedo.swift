@@ -93,19 +93,20 @@ extension UndoManager {
 
     /// Runs `group`'s actions with a fresh group collecting their registrations, and returns that group.
     ///
-    /// The client's open groups are set aside meanwhile, so registrations cannot leak into them and an
-    /// `endEvent()` from a handler cannot close them.
+    /// The client's open groups are set aside meanwhile (still reached by `removeAllActions`), so registrations
+    /// cannot leak into them and an `endEvent()` from a handler cannot close them.
     func perform(_ group: UndoGroup, as kind: Activity) -> UndoGroup {
         let collector = UndoGroup(isAutomatic: false)
         collector.actionName = group.actionName
-        let clientGroups = openGroups
+        suspendedGroups = openGroups
         openGroups = [collector]
         activity = kind
         group.performReversed()
         precondition(
             openGroups.count == 1 && openGroups[0] === collector,
             "UndoManager: an undo or redo handler left an undo group open")
-        openGroups = clientGroups
+        openGroups = suspendedGroups
+        suspendedGroups = []
         activity = .idle
         return collector
     }

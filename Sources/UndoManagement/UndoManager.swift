@@ -33,6 +33,8 @@ open class UndoManager {
     /// The open groups, outermost first. While undoing or redoing, the only base entry is the group collecting
     /// the inverse registrations (the enclosing open groups are set aside for the duration).
     var openGroups: [UndoGroup] = []
+    /// The client's open groups, set aside while undoing or redoing.
+    var suspendedGroups: [UndoGroup] = []
     var activity = Activity.idle
     var registrationDisabledCount = 0
 
@@ -107,7 +109,7 @@ open class UndoManager {
     open func removeAllActions() {
         undoStack.removeAll()
         redoStack.removeAll()
-        for group in openGroups { group.entries.removeAll() }
+        for group in openGroups + suspendedGroups { group.entries.removeAll() }
         registrationDisabledCount = 0
     }
 
@@ -115,7 +117,9 @@ open class UndoManager {
     /// left empty are dropped.
     open func removeAllActions(withTarget target: AnyObject) {
         let identifier = ObjectIdentifier(target)
-        for group in undoStack + redoStack + openGroups { group.removeActions(withTarget: identifier) }
+        for group in undoStack + redoStack + openGroups + suspendedGroups {
+            group.removeActions(withTarget: identifier)
+        }
         undoStack.removeAll { $0.isEmpty }
         redoStack.removeAll { $0.isEmpty }
     }

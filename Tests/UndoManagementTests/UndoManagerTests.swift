@@ -254,6 +254,26 @@ struct UndoManagerTests {
         #expect(!manager.canUndo)
     }
 
+    @Test("removeAllActions(withTarget:) from a handler also reaches the groups set aside during undo")
+    func removeAllWithTargetWhileUndoing() {
+        let manager = UndoManager()
+        manager.groupsByEvent = false
+        let log = Log()
+        let other = Log()
+        manager.beginUndoGrouping()
+        manager.registerUndo(withTarget: other) { $0.entries.append("other") }
+        manager.beginUndoGrouping()
+        manager.registerUndo(withTarget: log) { log in
+            log.entries.append("nested")
+            manager.removeAllActions(withTarget: other)
+        }
+        manager.endUndoGrouping()
+        manager.undoNestedGroup()
+        manager.endUndoGrouping()
+        #expect(log.entries == ["nested"])
+        #expect(!manager.canUndo)
+    }
+
     @Test("An action whose target no longer exists is skipped")
     func deallocatedTarget() {
         let manager = UndoManager()
