@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "KeyValueCoding", swiftSettings: strictSettings),
         .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
         .target(name: "TerminalText", swiftSettings: strictSettings),
+        .target(name: "UndoManagement", swiftSettings: strictSettings),
 
         // MARK: Core Data semantics.
         .target(
@@ -51,7 +52,7 @@ let package = Package(
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).
         .target(
             name: "OpenCoreData",
-            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "KeyValueCoding"],
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "KeyValueCoding", "UndoManagement"],
             swiftSettings: strictSettings),
 
         // MARK: The command-line tool.
@@ -75,6 +76,7 @@ let package = Package(
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
+        .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase", "Predicates"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
