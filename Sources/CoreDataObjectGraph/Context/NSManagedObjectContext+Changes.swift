@@ -1,5 +1,6 @@
 import CoreDataModel
 import Foundation
+import UndoManagement
 
 extension NSManagedObjectContext {
     /// Objects inserted since the last save.
@@ -24,6 +25,7 @@ extension NSManagedObjectContext {
         object.changes.isInserted = true
         registry[object.objectID] = WeakObject(object)
         changedObjects[ObjectIdentifier(object)] = object
+        registerUndo(for: object) { [weak self] object in self?.undoInsertion(of: object) }
     }
 
     /// Marks `object` deleted; its delete rules apply at the next `processPendingChanges()` or save.
@@ -33,11 +35,13 @@ extension NSManagedObjectContext {
         object.changes.isDeleted = true
         changedObjects[ObjectIdentifier(object)] = object
         pendingDeletions.append(object)
+        registerUndo(for: object) { [weak self] object in self?.undoDeletion(of: object) }
     }
 
     /// Applies delete rules: nullify removes the deleted objects from their destinations' inverses, cascade deletes
     /// the destinations too. Deny is checked when saving.
     public func processPendingChanges() {
+        defer { undoManager?.endEvent() }
         while !pendingDeletions.isEmpty {
             let object = pendingDeletions.removeFirst()
             for relationship in object.entity.allProperties.compactMap({ $0 as? NSRelationshipDescription }) where !relationship.isTransient {
@@ -65,6 +69,7 @@ extension NSManagedObjectContext {
     /// Throws away every unsaved change: inserted objects leave, deleted ones come back, values return to their
     /// last saved state.
     public func rollback() {
+        undoManager?.removeAllActions()
         pendingDeletions.removeAll()
         for object in changedObjects.values {
             if object.isInserted {

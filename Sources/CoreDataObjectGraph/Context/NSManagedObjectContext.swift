@@ -1,6 +1,7 @@
 import CoreDataModel
 import Foundation
 import Synchronization
+import UndoManagement
 
 /// A scratch pad of managed objects on one queue: it fetches, fulfils faults, keeps one object per ID, and
 /// (with the write half) tracks changes and saves them.
@@ -19,6 +20,8 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// A name for debugging and for the SQL log.
     public var name: String?
+    /// Records every change so it can be undone; nil (the default) records nothing.
+    public var undoManager: UndoManager?
     /// How a save resolves optimistic-locking conflicts; `.error` (the default) fails the save and lists them.
     public var mergePolicy: NSMergePolicy = .error
     /// The context a child context saves into; a child's fetches see its parent's unsaved changes.

@@ -87,9 +87,16 @@ extension NSManagedObject {
         guard var values = storedValues, slot < values.count else { return }
         if values[slot] == value { return }
         if changes.committedStoredValues == nil { changes.committedStoredValues = values }
+        let previous = values[slot]
+        managedObjectContext?.registerUndo(for: self) { object in object.setStoredValue(previous, atSlot: slot) }
         values[slot] = value
         storedValues = values
-        changes.changedSlots.insert(slot)
+        // A value set back to what was saved is no change (undo relies on this).
+        if changes.committedStoredValues?[slot] == value {
+            changes.changedSlots.remove(slot)
+        } else {
+            changes.changedSlots.insert(slot)
+        }
         managedObjectContext?.objectDidChange(self)
     }
 
@@ -110,7 +117,10 @@ extension NSManagedObject {
         for id in ids where seen.insert(id).inserted { unique.append(id) }
         if old == unique { return }
         if changes.committedToMany[relationship.name] == nil { changes.committedToMany[relationship.name] = old }
+        // Each side of a relationship records its own previous value, so undoing restores both ends.
+        managedObjectContext?.registerUndo(for: self) { object in object.setToMany(relationship, to: old, maintainingInverse: false) }
         toManyValues[relationship.name] = unique
+        if changes.committedToMany[relationship.name] == unique { changes.committedToMany.removeValue(forKey: relationship.name) }
         managedObjectContext?.objectDidChange(self)
         guard maintainingInverse, let inverse = relationship.inverseRelationship, let context = managedObjectContext else { return }
         let oldSet = Set(old)
