@@ -190,3 +190,31 @@ struct SavingTests {
         #expect(try Data(contentsOf: url) == before)
     }
 }
+
+/// A conflict with another process: `coredata set` changes a row this process read, and this process's save is
+/// refused with the conflict named, losing neither change.
+struct CrossProcessConflictTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CommandRunner.executable.path), "coredata is not built"))
+    func anotherProcessWritingFirstIsAConflict() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        let recipe = try stack.context.performAndWait {
+            let recipe = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[0]
+            _ = recipe.value(forKey: "name")
+            return recipe
+        }
+        let other = try CommandRunner.run(["set", url.path, "Recipe", "TRUEPREDICATE", "name=From another process"])
+        #expect(other.status == 0, "\(other.standardError)")
+        try stack.context.performAndWait {
+            recipe.setValue("From this process", forKey: "name")
+            do {
+                try stack.context.save()
+                Issue.record("the other process's change was overwritten")
+            } catch let error as CoreDataError {
+                #expect(error.code == .managedObjectMerge && error.affectedObjectIDs == [recipe.objectID])
+            }
+        }
+        let row = try Connection(path: url.path, mode: .readOnly).query("SELECT ZNAME FROM ZRECIPE")[0][0]
+        #expect(row == .text("From another process"))
+    }
+}
