@@ -139,3 +139,27 @@ struct NestedContextTests {
         #expect(row[1].stringValue == expectedEmail)
     }
 }
+
+struct ObjectsDidChangeTests {
+    @Test func processPendingChangesAnnouncesWhatChanged() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 2)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        final class Received: @unchecked Sendable { var notes: [Notification] = [] }
+        let received = Received()
+        let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.objectsDidChangeNotification,
+                                                              object: stack.context, queue: nil) { received.notes.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try stack.context.performAndWait {
+            let recipes = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))
+            recipes[0].setValue("Changed", forKey: "name")
+            let tag = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: stack.context)
+            tag.setValue("new", forKey: "label")
+            stack.context.processPendingChanges()
+            stack.context.processPendingChanges()
+        }
+        #expect(received.notes.count == 1, "one notification per event with changes")
+        let info = try #require(received.notes.first?.userInfo)
+        #expect((info[NSInsertedObjectsKey] as? Set<NSManagedObject>)?.count == 1)
+        #expect((info[NSUpdatedObjectsKey] as? Set<NSManagedObject>)?.count == 1)
+    }
+}

@@ -25,6 +25,7 @@ extension NSManagedObjectContext {
         object.changes.isInserted = true
         registry[object.objectID] = WeakObject(object)
         changedObjects[ObjectIdentifier(object)] = object
+        unpostedChanges[ObjectIdentifier(object)] = object
         registerUndo(for: object) { [weak self] object in self?.undoInsertion(of: object) }
     }
 
@@ -35,13 +36,17 @@ extension NSManagedObjectContext {
         object.changes.isDeleted = true
         changedObjects[ObjectIdentifier(object)] = object
         pendingDeletions.append(object)
+        unpostedChanges[ObjectIdentifier(object)] = object
         registerUndo(for: object) { [weak self] object in self?.undoDeletion(of: object) }
     }
 
     /// Applies delete rules: nullify removes the deleted objects from their destinations' inverses, cascade deletes
     /// the destinations too. Deny is checked when saving.
     public func processPendingChanges() {
-        defer { undoManager?.endEvent() }
+        defer {
+            undoManager?.endEvent()
+            postPendingObjectsDidChange()
+        }
         while !pendingDeletions.isEmpty {
             let object = pendingDeletions.removeFirst()
             for relationship in object.entity.allProperties.compactMap({ $0 as? NSRelationshipDescription }) where !relationship.isTransient {
@@ -88,6 +93,17 @@ extension NSManagedObjectContext {
     /// Called by objects when a value changes, so the context keeps them until they are saved.
     func objectDidChange(_ object: NSManagedObject) {
         changedObjects[ObjectIdentifier(object)] = object
+        unpostedChanges[ObjectIdentifier(object)] = object
+    }
+
+    /// Posts objects-did-change for what changed since the last `processPendingChanges()`.
+    private func postPendingObjectsDidChange() {
+        guard !unpostedChanges.isEmpty else { return }
+        let objects = Array(unpostedChanges.values)
+        unpostedChanges.removeAll()
+        postObjectsDidChange(inserted: objects.filter { $0.isInserted && !$0.isDeleted },
+                             updated: objects.filter { !$0.isInserted && !$0.isDeleted },
+                             deleted: objects.filter(\.isDeleted))
     }
 }
 

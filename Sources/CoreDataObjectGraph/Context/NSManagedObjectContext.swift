@@ -34,6 +34,8 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     var registry: [NSManagedObjectID: WeakObject] = [:]
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
     var changedObjects: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Changed objects not yet announced by an objects-did-change notification.
+    var unpostedChanges: [ObjectIdentifier: NSManagedObject] = [:]
     /// Deleted objects whose delete rules have not been applied yet.
     var pendingDeletions: [NSManagedObject] = []
     private var registryCountAfterSweep = 0
