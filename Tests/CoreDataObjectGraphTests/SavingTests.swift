@@ -218,3 +218,95 @@ struct CrossProcessConflictTests {
         #expect(row == .text("From another process"))
     }
 }
+
+/// The remaining cardinalities and rules: one-to-one inverses, No Action, early permanent IDs, external data.
+struct SavingEdgeTests {
+    @Test func oneToOneInversesMoveAndNoActionLeavesDestinations() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 2)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            let recipes = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))
+            let photo = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: stack.context)
+            recipes[0].setValue(photo, forKey: "photo")
+            #expect(photo.value(forKey: "recipe") as? NSManagedObject === recipes[0])
+            // Moving the photo to the other recipe takes it from the first: a to-one has one owner.
+            photo.setValue(recipes[1], forKey: "recipe")
+            #expect(recipes[0].value(forKey: "photo") == nil)
+            #expect(recipes[1].value(forKey: "photo") as? NSManagedObject === photo)
+            try stack.context.save()
+        }
+        #expect(try Connection(path: url.path, mode: .readOnly).query("SELECT ZPHOTO FROM ZRECIPE ORDER BY Z_PK").map { $0[0] }
+                == [.null, .integer(1)])
+        #expect(try Connection(path: url.path, mode: .readOnly).query("SELECT ZRECIPE FROM ZPHOTO").map { $0[0] } == [.integer(2)])
+    }
+
+    @Test func noActionDeleteLeavesTheInverseAlone() throws {
+        let chef = NSEntityDescription(name: "Chef"), dish = NSEntityDescription(name: "Dish")
+        let dishes = NSRelationshipDescription(name: "dishes", destinationEntityName: "Dish")
+        dishes.inverseRelationshipName = "chef"
+        dishes.deleteRule = .noActionDeleteRule
+        let owner = NSRelationshipDescription(name: "chef", destinationEntityName: "Chef")
+        owner.inverseRelationshipName = "dishes"
+        owner.maxCount = 1
+        chef.setProperties([NSAttributeDescription(name: "name", type: .stringAttributeType), dishes])
+        dish.setProperties([owner])
+        for entity in [chef, dish] { for property in entity.ownProperties { property.isOptional = true } }
+        let model = NSManagedObjectModel(entities: [chef, dish])
+        let url = try TemporaryDirectory.make().appendingPathComponent("Dishes.sqlite")
+        try SQLiteStoreCreator.createStore(at: url, model: model)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            let ada = NSEntityDescription.insertNewObject(forEntityName: "Chef", into: stack.context)
+            let soup = NSEntityDescription.insertNewObject(forEntityName: "Dish", into: stack.context)
+            soup.setValue(ada, forKey: "chef")
+            try stack.context.save()
+            stack.context.delete(ada)
+            stack.context.processPendingChanges()
+            #expect(soup.value(forKey: "chef") as? NSManagedObject === ada, "No Action leaves the dangling reference to the app")
+            try stack.context.save()
+        }
+        #expect(try Connection(path: url.path, mode: .readOnly).query("SELECT ZCHEF FROM ZDISH")[0][0] == .integer(1))
+    }
+
+    @Test func obtainPermanentIDsBeforeSaving() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 1)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            let chef = NSEntityDescription.insertNewObject(forEntityName: "Chef", into: stack.context)
+            chef.setValue("Early", forKey: "name")
+            try stack.context.obtainPermanentIDs(for: [chef])
+            #expect(!chef.objectID.isTemporaryID && chef.objectID.primaryKey == 3)
+            let id = chef.objectID
+            try stack.context.save()
+            #expect(chef.objectID == id, "the save keeps the early ID")
+        }
+        #expect(try Connection(path: url.path, mode: .readOnly).query("SELECT Z_PK, ZNAME FROM ZCHEF WHERE Z_PK = 3")[0]
+                == [.integer(3), .text("Early")])
+    }
+
+    @Test func largeValuesGoToExternalFilesAndComeBack() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        let big = Data((0..<200_000).map { UInt8($0 % 251) }), small = Data([1, 2, 3])
+        let ids = try stack.context.performAndWait {
+            let photos = [big, small].map { data -> NSManagedObject in
+                let photo = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: stack.context)
+                photo.setValue(data, forKey: "imageData")
+                return photo
+            }
+            try stack.context.save()
+            return photos.map(\.objectID)
+        }
+        let support = url.deletingLastPathComponent().appendingPathComponent(".Recipes_SUPPORT/_EXTERNAL_DATA")
+        let files = try FileManager.default.contentsOfDirectory(atPath: support.path)
+        #expect(files.count == 1, "only the large value leaves the row")
+        let markers = try Connection(path: url.path, mode: .readOnly).query("SELECT substr(ZIMAGEDATA, 1, 1) FROM ZPHOTO ORDER BY Z_PK")
+        #expect(markers.map { $0[0] } == [.blob([2]), .blob([1])])
+        let reopened = try TestStack(storeURL: url, model: model)
+        try reopened.context.performAndWait {
+            let first = try reopened.context.existingObject(with: ids[0]).value(forKey: "imageData") as? Data
+            let second = try reopened.context.existingObject(with: ids[1]).value(forKey: "imageData") as? Data
+            #expect(first == big && second == small)
+        }
+    }
+}
