@@ -22,7 +22,7 @@ extension NSManagedObjectContext {
         }
         object.changes.isInserted = true
         registry[object.objectID] = WeakObject(object)
-        changedObjects[ObjectIdentifier(object)] = object
+        trackChange(of: object)
     }
 
     /// Marks `object` deleted; its delete rules apply at the next `processPendingChanges()` or save.
@@ -30,7 +30,7 @@ extension NSManagedObjectContext {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         if object.storedValues == nil { fulfillFault(for: object) }
         object.changes.isDeleted = true
-        changedObjects[ObjectIdentifier(object)] = object
+        trackChange(of: object)
         pendingDeletions.append(object)
     }
 
@@ -81,7 +81,16 @@ extension NSManagedObjectContext {
 
     /// Called by objects when a value changes, so the context keeps them until they are saved.
     func objectDidChange(_ object: NSManagedObject) {
-        changedObjects[ObjectIdentifier(object)] = object
+        trackChange(of: object)
+    }
+
+    /// Keeps `object` until the next save and, the first time, numbers it: saves write objects in the order they
+    /// were first inserted or changed, so inserted objects get primary keys in insertion order and the same
+    /// sequence of edits always writes the same file (a dictionary's order would differ from run to run).
+    func trackChange(of object: NSManagedObject) {
+        guard changedObjects.updateValue(object, forKey: ObjectIdentifier(object)) == nil else { return }
+        changeCount += 1
+        object.changeOrder = changeCount
     }
 }
 

@@ -25,6 +25,8 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     var registry: [NSManagedObjectID: WeakObject] = [:]
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
     var changedObjects: [ObjectIdentifier: NSManagedObject] = [:]
+    /// How many objects have entered `changedObjects`: the source of `NSManagedObject.changeOrder`.
+    var changeCount = 0
     /// Deleted objects whose delete rules have not been applied yet.
     var pendingDeletions: [NSManagedObject] = []
     private var registrationsSinceSweep = 0
