@@ -4,15 +4,18 @@
 SWIFT        ?= swift
 CONFIG       ?= debug
 APT_PACKAGES := libsqlite3-dev libncurses-dev libreadline-dev zlib1g-dev libssl-dev pkg-config sqlite3 tmux
+SAMPLE_STORE := SampleStores/Recipes/Recipes.sqlite
 SAMPLE_MODEL := SampleStores/Recipes/Recipes.xcdatamodeld
 CODEDATA_BIN  = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)/coredata
 
-.PHONY: all setup build run test test-release bench bench-quick clean help
+.PHONY: all setup build run samples samples-large test test-release bench bench-quick clean help
 
 all: build
 
 help:
-	@echo "make run     open the bundled sample in coredata"
+	@echo "make run     open the default sample store in coredata"
+	@echo "make samples regenerate the committed small samples in SampleStores/"
+	@echo "make samples-large  generate the large samples into SampleStores/large (not committed)"
 	@echo "make test    install missing packages, build, run every test"
 	@echo "make build   build the library and the coredata tool"
 	@echo "make bench   run the benchmark suite (Benchmarks/, docs/BENCHMARKS.md)"
@@ -33,8 +36,16 @@ setup:
 build: setup
 	$(SWIFT) build -c $(CONFIG)
 
+# Until the TUI exists (issue 6), "opening" the default sample means showing its schema and row counts.
 run: build
-	$(CODEDATA_BIN) schema $(SAMPLE_MODEL)
+	$(CODEDATA_BIN) schema $(SAMPLE_STORE) --model $(SAMPLE_MODEL)
+
+# Regenerates the committed samples with the documented seed (SampleStores/README.md); --force replaces them.
+samples: build
+	$(CODEDATA_BIN) samples --size small --force
+
+samples-large: build
+	$(CODEDATA_BIN) samples --size large --out SampleStores/large
 
 test: setup
 	$(SWIFT) build --build-tests

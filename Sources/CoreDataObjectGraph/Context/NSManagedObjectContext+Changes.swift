@@ -24,7 +24,7 @@ extension NSManagedObjectContext {
         }
         object.changes.isInserted = true
         registry[object.objectID] = WeakObject(object)
-        changedObjects[ObjectIdentifier(object)] = object
+        trackChange(of: object)
         unpostedChanges[ObjectIdentifier(object)] = object
         registerUndo(for: object) { [weak self] object in self?.undoInsertion(of: object) }
     }
@@ -34,7 +34,7 @@ extension NSManagedObjectContext {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         if object.storedValues == nil { fulfillFault(for: object) }
         object.changes.isDeleted = true
-        changedObjects[ObjectIdentifier(object)] = object
+        trackChange(of: object)
         pendingDeletions.append(object)
         unpostedChanges[ObjectIdentifier(object)] = object
         registerUndo(for: object) { [weak self] object in self?.undoDeletion(of: object) }
@@ -92,7 +92,7 @@ extension NSManagedObjectContext {
 
     /// Called by objects when a value changes, so the context keeps them until they are saved.
     func objectDidChange(_ object: NSManagedObject) {
-        changedObjects[ObjectIdentifier(object)] = object
+        trackChange(of: object)
         unpostedChanges[ObjectIdentifier(object)] = object
     }
 
@@ -104,6 +104,15 @@ extension NSManagedObjectContext {
         postObjectsDidChange(inserted: objects.filter { $0.isInserted && !$0.isDeleted },
                              updated: objects.filter { !$0.isInserted && !$0.isDeleted },
                              deleted: objects.filter(\.isDeleted))
+    }
+
+    /// Keeps `object` until the next save and, the first time, numbers it: saves write objects in the order they
+    /// were first inserted or changed, so inserted objects get primary keys in insertion order and the same
+    /// sequence of edits always writes the same file (a dictionary's order would differ from run to run).
+    func trackChange(of object: NSManagedObject) {
+        guard changedObjects.updateValue(object, forKey: ObjectIdentifier(object)) == nil else { return }
+        changeCount += 1
+        object.changeOrder = changeCount
     }
 }
 

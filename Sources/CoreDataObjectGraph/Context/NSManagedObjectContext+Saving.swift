@@ -17,7 +17,7 @@ extension NSManagedObjectContext {
             changedObjects = changedObjects.filter { $0.value.hasChanges }
             return
         }
-        let objects = Array(changedObjects.values)
+        let objects = changedObjects.values.sorted { $0.changeOrder < $1.changeOrder }
         let inserted = objects.filter { $0.isInserted && !$0.isDeleted }
         let deleted = objects.filter { $0.isDeleted && !$0.isInserted }
         let updated = objects.filter { $0.isUpdated }

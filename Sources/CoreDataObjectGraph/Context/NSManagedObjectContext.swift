@@ -36,6 +36,8 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     var changedObjects: [ObjectIdentifier: NSManagedObject] = [:]
     /// Changed objects not yet announced by an objects-did-change notification.
     var unpostedChanges: [ObjectIdentifier: NSManagedObject] = [:]
+    /// How many objects have entered `changedObjects`: the source of `NSManagedObject.changeOrder`.
+    var changeCount = 0
     /// Deleted objects whose delete rules have not been applied yet.
     var pendingDeletions: [NSManagedObject] = []
     private var registryCountAfterSweep = 0

@@ -28,6 +28,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     public internal(set) var faultingError: (any Error)?
     /// Change tracking (see `NSManagedObject+Changes.swift`): the values as last saved, and what changed since.
     var changes = ObjectChanges()
+    /// When the object last entered its context's changed objects (see `trackChange(of:)`); saves follow it.
+    var changeOrder = 0
 
     /// Creates an object for `entity`; contexts create objects through `object(with:)` and fetches.
     public required init(entity: NSEntityDescription, objectID: NSManagedObjectID, context: NSManagedObjectContext?,

@@ -230,10 +230,13 @@ extension NSSQLiteStore {
         let theirs = declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn
         let order = declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn
         let currentKeys = Set(current.map(\.primaryKey)), committedKeys = Set(committed.map(\.primaryKey))
-        for removed in committedKeys.subtracting(currentKeys) {
+        for removed in committedKeys.subtracting(currentKeys).sorted() {
             try execute("DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?", [.integer(source.primaryKey), .integer(removed)])
         }
-        for added in current where !committedKeys.contains(added.primaryKey) {
+        // An unordered relationship's array follows a Set's iteration order, which differs from run to run: rows are
+        // written in key order instead, so the same changes always write the same file.
+        let additions = current.filter { !committedKeys.contains($0.primaryKey) }
+        for added in order == nil ? additions.sorted(by: { $0.primaryKey < $1.primaryKey }) : additions {
             try execute("INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)", [.integer(source.primaryKey), .integer(added.primaryKey)])
         }
         if let order {
