@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "KeyValueCoding", swiftSettings: strictSettings),
         .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
         .target(name: "TerminalText", swiftSettings: strictSettings),
+        .target(name: "UndoManagement", swiftSettings: strictSettings),
 
         // MARK: Core Data semantics.
         .target(
@@ -45,13 +46,14 @@ let package = Package(
 
         .target(
             name: "CoreDataObjectGraph",
-            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "Predicates", "KeyValueCoding", "PropertyListCoding"],
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "Predicates", "KeyValueCoding", "PropertyListCoding",
+                           "UndoManagement"],
             swiftSettings: strictSettings),
 
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).
         .target(
             name: "OpenCoreData",
-            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "KeyValueCoding"],
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "KeyValueCoding", "UndoManagement"],
             swiftSettings: strictSettings),
 
         // MARK: The command-line tool.
@@ -65,6 +67,8 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Tests.
+        .executableTarget(name: "StoreStressHelper", dependencies: ["OpenCoreData"], path: "Tests/StoreStressHelper",
+                          swiftSettings: strictSettings),
         .target(name: "CoreDataTestSupport", path: "Tests/CoreDataTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "PropertyListCodingTests", dependencies: ["PropertyListCoding", "CoreDataTestSupport"], swiftSettings: strictSettings),
@@ -73,9 +77,10 @@ let package = Package(
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
-        .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase", "Predicates"], swiftSettings: strictSettings),
+        .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase", "Predicates", "UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
-        .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

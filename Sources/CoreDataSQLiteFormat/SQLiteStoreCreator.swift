@@ -4,8 +4,8 @@ import PropertyListCoding
 import SQLiteDatabase
 
 /// Creates an empty store for a model, as Apple's Core Data creates one (store format reference §13.4): the
-/// pragmas, every table, index and trigger in Apple's order, `Z_PRIMARYKEY` rows, and `Z_METADATA` with the
-/// model's version hashes, digest and checksum.
+/// pragmas, every table, index and trigger in Apple's order, `Z_PRIMARYKEY` rows, `Z_METADATA` with the
+/// model's version hashes, digest and checksum, and the model itself in `Z_MODELCACHE`.
 public enum SQLiteStoreCreator {
     /// The framework version written into new stores' metadata (`NSPersistenceFrameworkVersion`): the iOS 17-era
     /// Core Data whose format we reproduce.
@@ -39,6 +39,9 @@ public enum SQLiteStoreCreator {
                 try connection.execute(
                     sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                     arguments: [.text(identifier), .blob([UInt8](metadataPlist(for: model)))])
+                // The store carries its model, as Apple's do, so it opens without the model file.
+                let cache = try ModelCache.deflate([UInt8](try CompiledModelWriter.archive(model)))
+                try connection.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [.blob(cache)])
             }
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }

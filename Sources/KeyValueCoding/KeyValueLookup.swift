@@ -6,9 +6,9 @@ public enum KeyValueLookup {
     /// The value of `key` on `object`; nil when `object` is nil, `NSNull`, or does not conform to ``KeyValueCoding``.
     public static func value(of object: Any?, forKey key: String) -> Any? {
         guard let object = unwrapped(object) else { return nil }
-        if key.hasPrefix("@"), let collection = elements(of: object) {
+        if key.hasPrefix("@") {
             // A collection operator as the last component ("@count") takes no right-hand key path.
-            return CollectionOperator(rawValue: String(key.dropFirst()))?.apply(to: collection, rightKeyPath: nil)
+            return CollectionOperator(rawValue: String(key.dropFirst()))?.apply(to: operands(of: object), rightKeyPath: nil)
         }
         if let coding = object as? KeyValueCoding { return coding.value(forKey: key) }
         // Dictionaries read back from NSDictionary/NSArray on Linux are [AnyHashable: Any], which the
@@ -22,6 +22,7 @@ public enum KeyValueLookup {
     /// A collection met in the middle of a path maps the rest of the path over its elements, as `NSArray` does.
     /// A collection operator consumes the rest of the path as its right-hand key path (`@sum.price`).
     public static func value(of object: Any?, forKeyPath keyPath: String) -> Any? {
+        if !keyPath.utf8.contains(UInt8(ascii: ".")) { return value(of: object, forKey: keyPath) }
         var current: Any? = object
         var components = keyPath.split(separator: ".", omittingEmptySubsequences: false)[...]
         while let component = components.popFirst() {
@@ -30,10 +31,8 @@ public enum KeyValueLookup {
                 guard let collectionOperator = CollectionOperator(rawValue: String(component.dropFirst())) else {
                     return nil
                 }
-                // A dictionary's values are its elements (`@count` of a dictionary is its entry count).
-                let collection = elements(of: value) ?? (value as? [AnyHashable: Any]).map { Array($0.values) } ?? [value]
                 let rest = components.isEmpty ? nil : components.joined(separator: ".")
-                return collectionOperator.apply(to: collection, rightKeyPath: rest)
+                return collectionOperator.apply(to: operands(of: value), rightKeyPath: rest)
             }
             current = self.value(of: value, forKey: String(component))
         }
@@ -55,10 +54,16 @@ public enum KeyValueLookup {
         }
     }
 
+    /// What a collection operator ranges over: a collection's elements, a dictionary's values (so `@count` of a
+    /// dictionary is its entry count), or a single value as a one-element collection.
+    private static func operands(of value: Any) -> [Any] {
+        elements(of: value) ?? (value as? [AnyHashable: Any]).map { Array($0.values) } ?? [value]
+    }
+
     /// nil for nil, `NSNull` and nested optionals holding nil; the wrapped value otherwise.
     public static func unwrapped(_ value: Any?) -> Any? {
         guard let value else { return nil }
-        if value is NSNull { return nil }
+        if type(of: value) is NSNull.Type { return nil }
         if let optional = value as? any OptionalUnwrapping { return unwrapped(optional.wrappedAny) }
         return value
     }

@@ -11,34 +11,33 @@ public enum NumericValue: Sendable, Hashable {
 
     /// Classifies `value`; nil when it is not a number. Booleans are numbers (0 and 1), as `NSNumber` makes them.
     public init?(_ value: Any) {
-        switch value {
-        case let v as Bool where type(of: value) == Bool.self: self = .integer(v ? 1 : 0)
-        case let v as Int where type(of: value) == Int.self: self = .integer(Int64(v))
-        case let v as Int8 where type(of: value) == Int8.self: self = .integer(Int64(v))
-        case let v as Int16 where type(of: value) == Int16.self: self = .integer(Int64(v))
-        case let v as Int32 where type(of: value) == Int32.self: self = .integer(Int64(v))
-        case let v as Int64 where type(of: value) == Int64.self: self = .integer(v)
-        case let v as UInt8 where type(of: value) == UInt8.self: self = .integer(Int64(v))
-        case let v as UInt16 where type(of: value) == UInt16.self: self = .integer(Int64(v))
-        case let v as UInt32 where type(of: value) == UInt32.self: self = .integer(Int64(v))
-        case let v as UInt where type(of: value) == UInt.self: self = Self.unsigned(UInt64(v))
-        case let v as UInt64 where type(of: value) == UInt64.self: self = Self.unsigned(v)
-        case let v as Double where type(of: value) == Double.self: self = .double(v)
-        case let v as Float where type(of: value) == Float.self: self = .double(Double(v))
-        case let v as Decimal where type(of: value) == Decimal.self: self = .decimal(v)
-        case let v as NSDecimalNumber: self = .decimal(v.decimalValue)
-        case let v as NSNumber where type(of: value) is NSNumber.Type: self = Self.classify(v)
-        default: return nil
-        }
+        // Exact metatype tests first: a conditional cast (`as? Bool`) would also accept bridged NSNumbers.
+        let type = type(of: value)
+        if type == Int.self { self = .integer(Int64(value as! Int)) }
+        else if type == Double.self { self = .double(value as! Double) }
+        else if type == Bool.self { self = .integer((value as! Bool) ? 1 : 0) }
+        else if type == Int64.self { self = .integer(value as! Int64) }
+        else if type == Int32.self { self = .integer(Int64(value as! Int32)) }
+        else if type == Int16.self { self = .integer(Int64(value as! Int16)) }
+        else if type == Int8.self { self = .integer(Int64(value as! Int8)) }
+        else if type == UInt8.self { self = .integer(Int64(value as! UInt8)) }
+        else if type == UInt16.self { self = .integer(Int64(value as! UInt16)) }
+        else if type == UInt32.self { self = .integer(Int64(value as! UInt32)) }
+        else if type == UInt.self { self = Self.unsigned(UInt64(value as! UInt)) }
+        else if type == UInt64.self { self = Self.unsigned(value as! UInt64) }
+        else if type == Float.self { self = .double(Double(value as! Float)) }
+        else if type == Decimal.self { self = .decimal(value as! Decimal) }
+        else if type is NSDecimalNumber.Type { self = .decimal((value as! NSDecimalNumber).decimalValue) }
+        else if type is NSNumber.Type { self = Self.classify(value as! NSNumber) }
+        else { return nil }
     }
 
     /// Whether `value` is a boolean, either a Swift `Bool` or an `NSNumber` made from one.
     public static func isBoolean(_ value: Any) -> Bool {
-        if type(of: value) == Bool.self { return true }
-        if let number = value as? NSNumber, type(of: value) is NSNumber.Type {
-            return String(describing: type(of: number)).contains("Boolean")
-        }
-        return false
+        let type = type(of: value)
+        if type == Bool.self { return true }
+        // corelibs-foundation makes NSNumber(value: true) an instance of a private boolean subclass.
+        return type is NSNumber.Type && String(describing: type).contains("Boolean")
     }
 
     /// The value as a `Double` (decimals through their exact description, see the architecture notes).

@@ -4,6 +4,7 @@
 @_exported import CoreDataSQLiteFormat
 @_exported import KeyValueCoding
 @_exported import Predicates
+@_exported import UndoManagement
 
 // Foundation on Linux declares these classes without format strings or key-value coding. Scoped imports win over
 // whole-module ones, so client code importing both Foundation and OpenCoreData gets ours, in type positions too.

@@ -50,7 +50,7 @@ struct FaultingTests {
             request.includesPropertyValues = false
             var recipes: [NSManagedObject] = []
             let fetchSQL = try statements(for: url) { recipes = try stack.context.fetch(request) }
-            #expect(fetchSQL == ["CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZRECIPE t0 ORDER BY t0.Z_PK"])
+            #expect(fetchSQL == ["CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZRECIPE t0 ORDER BY t0.Z_PK ASC"])
             let faultSQL = statements(for: url) { _ = recipes[0].value(forKey: "minutes") }
             #expect(faultSQL.count == 1 && faultSQL[0].contains("WHERE t0.Z_PK IN (?)"), "a miss goes to the store")
             #expect(stack.coordinator.statistics.snapshot.rowCacheMisses == 1)

@@ -30,12 +30,13 @@ enum SampleStoreBuilder {
             for recipe in 1...recipes {
                 try connection.execute(
                     sql: """
-                        INSERT INTO ZRECIPE (Z_PK, Z_ENT, Z_OPT, ZCHEF, ZMINUTES, ZSERVINGS, ZISVEGETARIAN, ZNAME, ZNORMALIZEDNAME, ZCREATED, ZRATING)
-                        VALUES (?, ?, 1, ?, ?, 2, ?, ?, ?, ?, ?)
+                        INSERT INTO ZRECIPE (Z_PK, Z_ENT, Z_OPT, ZCHEF, ZMINUTES, ZSERVINGS, ZISVEGETARIAN, ZNAME, ZNORMALIZEDNAME, ZCREATED, ZRATING, ZIDENTIFIER)
+                        VALUES (?, ?, 1, ?, ?, 2, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [.integer(Int64(recipe)), .integer(Int64(recipeNumber)), .integer(Int64((recipe - 1) % chefs + 1)),
                                 .integer(Int64(recipe * 5 % 120)), .integer(Int64(recipe % 2)), .text("Recipe \(recipe)"),
-                                .text("recipe \(recipe)"), .real(Double(recipe) * 86_400), recipe % 3 == 0 ? .null : .real(Double(recipe % 5))])
+                                .text("recipe \(recipe)"), .real(Double(recipe) * 86_400), recipe % 3 == 0 ? .null : .real(Double(recipe % 5)),
+                                .blob(Array(repeating: 0, count: 15) + [UInt8(recipe % 256)])])
                 for position in 0..<(recipe % 4) {
                     ingredient += 1
                     try connection.execute(

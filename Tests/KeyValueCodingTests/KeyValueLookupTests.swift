@@ -89,6 +89,15 @@ struct KeyValueLookupTests {
         #expect(NumericValue.sum([.integer(1), .double(0.5)]) == .double(1.5))
     }
 
+    @Test("Strings answer NSString's keys", arguments: [
+        ("length", "5"), ("lowercaseString", "héllo"), ("uppercaseString", "HÉLLO"), ("capitalizedString", "Héllo"),
+        ("intValue", "0"), ("boolValue", "false"), ("unknown", "nil"),
+    ])
+    func stringKeys(key: String, expected: String) {
+        #expect(KeyValueLookup.value(of: "hÉllo", forKey: key).map { "\($0)" } ?? "nil" == expected)
+        #expect(KeyValueLookup.value(of: ["word": "hÉllo"], forKeyPath: "word.\(key)").map { "\($0)" } ?? "nil" == expected)
+    }
+
     @Test("Dictionaries can be written by key")
     func setValue() {
         var dictionary: [String: Any] = ["a": 1]

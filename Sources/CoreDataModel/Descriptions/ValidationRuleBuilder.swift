@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 
 /// Turns an attribute's minimum, maximum and pattern (as Xcode writes them) into validation predicates with
 /// Core Data's error codes, the form a compiled model stores them in.
@@ -74,5 +75,34 @@ package enum ValidationRuleBuilder {
     /// A double-quoted predicate string literal with quotes and backslashes escaped.
     private static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+extension ValidationRuleBuilder {
+    /// The minimum, maximum and pattern that validation predicates of the forms `rules(for:)` writes express,
+    /// so a model read back from a compiled archive validates as the Xcode model did.
+    package static func applyBounds(from rules: [ValidationRule], to attribute: NSAttributeDescription) {
+        for rule in rules {
+            guard let predicate = try? NSPredicate(parsing: rule.predicateFormat),
+                  case .comparison(let comparison) = predicate.predicateNode else { continue }
+            let isLength = comparison.left == .keyPath("length")
+            guard isLength || comparison.left == .evaluatedObject else { continue }
+            let bound: String?
+            switch comparison.right {
+            case .constant(.integer(let value)): bound = String(value)
+            case .constant(.double(let value)): bound = value.rounded() == value ? String(Int64(value)) : String(value)
+            case .constant(.date(let date)): bound = String(date.timeIntervalSinceReferenceDate)
+            case .constant(.string(let pattern)) where comparison.operatorType == .matches:
+                attribute.regularExpressionString = pattern
+                continue
+            default: bound = nil
+            }
+            guard let bound else { continue }
+            switch comparison.operatorType {
+            case .greaterThanOrEqualTo: attribute.minimumValueString = bound
+            case .lessThanOrEqualTo: attribute.maximumValueString = bound
+            default: continue
+            }
+        }
     }
 }

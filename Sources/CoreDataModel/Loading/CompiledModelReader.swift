@@ -204,6 +204,9 @@ private struct ModelArchiveDecoder {
         if property.renamingIdentifier == name { property.renamingIdentifier = nil }
         property.userInfo = try userInfo(archived.object(forKey: "NSUserInfo"))
         property.validationRules = try validationRules(archived)
+        if let attribute = property as? NSAttributeDescription {
+            ValidationRuleBuilder.applyBounds(from: property.validationRules, to: attribute)
+        }
         return property
     }
 

@@ -21,6 +21,7 @@ extension NSManagedObjectContext {
 
     /// The number of objects a fetch request would return, counted by the store without creating objects.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        assertOnQueue()
         let (coordinator, entity) = try resolve(request)
         let store = try coordinator.store(for: entity)
         coordinator.statistics.record { $0.fetches += 1 }
@@ -28,6 +29,7 @@ extension NSManagedObjectContext {
     }
 
     func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
+        assertOnQueue()
         let (coordinator, entity) = try resolve(request)
         let store = try coordinator.store(for: entity)
         let fetch = ResolvedFetch(request, entity: entity)
@@ -54,13 +56,22 @@ extension NSManagedObjectContext {
             let rows = try coordinator.withLock { try store.executeFetch(fetch) }
             var objects: [NSManagedObject] = []
             objects.reserveCapacity(rows.count)
+            let keepsFaults = request.returnsObjectsAsFaults || parent != nil
             for row in rows {
-                if let snapshot = row.snapshot { coordinator.rowCache.store(snapshot, for: row.objectID) }
-                let object = register(row.objectID, snapshot: request.returnsObjectsAsFaults ? nil : row.snapshot)
+                // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
+                let object = register(row.objectID, snapshot: keepsFaults ? nil : row.snapshot)
+                if keepsFaults, let snapshot = row.snapshot, object.storedValues == nil {
+                    coordinator.rowCache.store(snapshot, for: row.objectID)
+                    if parent == nil { object.pendingSnapshot = snapshot }
+                }
                 objects.append(object)
             }
             if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
                 try prefetch(keyPaths, for: objects)
+            }
+            if parent != nil && request.includesPendingChanges {
+                return applyingParentChanges(to: objects, entity: entity, predicate: fetch.predicate,
+                                             sortDescriptors: fetch.sortDescriptors, includesSubentities: fetch.includesSubentities)
             }
             return objects
         }

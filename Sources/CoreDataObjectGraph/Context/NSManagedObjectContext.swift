@@ -1,6 +1,7 @@
 import CoreDataModel
 import Foundation
 import Synchronization
+import UndoManagement
 
 /// A scratch pad of managed objects on one queue: it fetches, fulfils faults, keeps one object per ID, and
 /// (with the write half) tracks changes and saves them.
@@ -19,11 +20,25 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// A name for debugging and for the SQL log.
     public var name: String?
+    /// Records every change so it can be undone; nil (the default) records nothing.
+    public var undoManager: UndoManager?
+    /// How a save resolves optimistic-locking conflicts; `.error` (the default) fails the save and lists them.
+    public var mergePolicy: NSMergePolicy = .error
+    /// The context a child context saves into; a child's fetches see its parent's unsaved changes.
+    public var parent: NSManagedObjectContext? {
+        didSet { if let parent { persistentStoreCoordinator = parent.persistentStoreCoordinator } }
+    }
 
     /// Registered objects, held weakly: an object nobody references leaves the context (Core Data keeps only
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
-    private var registry: [NSManagedObjectID: WeakObject] = [:]
-    private var registrationsSinceSweep = 0
+    var registry: [NSManagedObjectID: WeakObject] = [:]
+    /// Objects with unsaved changes, held strongly until they are saved or rolled back.
+    var changedObjects: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Changed objects not yet announced by an objects-did-change notification.
+    var unpostedChanges: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Deleted objects whose delete rules have not been applied yet.
+    var pendingDeletions: [NSManagedObject] = []
+    private var registryCountAfterSweep = 0
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -58,6 +73,14 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// In debug builds, traps when the context is used off its queue (Core Data's concurrency debugging):
+    /// wrap the call in `perform` or `performAndWait`.
+    func assertOnQueue(_ function: StaticString = #function) {
+        #if DEBUG
+        precondition(isOnQueue, "NSManagedObjectContext.\(function) called off the context's queue; use perform or performAndWait")
+        #endif
+    }
+
     private var isOnQueue: Bool {
         if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread { return true }
         return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
@@ -67,6 +90,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
 
     /// The object for `objectID`: the registered one, or a new fault (no store access).
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        assertOnQueue()
         if let existing = registry[objectID]?.object { return existing }
         return register(objectID, snapshot: nil)
     }
@@ -105,15 +129,16 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: coordinator.slots(for: objectID.entity))
         if let snapshot { object.fill(from: snapshot) }
         registry[objectID] = WeakObject(object)
-        registrationsSinceSweep += 1
-        if registrationsSinceSweep > 10_000 { sweepRegistry() }
+        // Sweeping when the registry has doubled since the last sweep keeps registration amortised O(1), even
+        // while a large fetch holds every object alive.
+        if registry.count > 2 * max(registryCountAfterSweep, 5_000) { sweepRegistry() }
         return object
     }
 
     /// Drops the entries of objects that no longer exist.
     private func sweepRegistry() {
         registry = registry.filter { $0.value.object != nil }
-        registrationsSinceSweep = 0
+        registryCountAfterSweep = registry.count
     }
 
     /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values
@@ -128,6 +153,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every registered object: they become inaccessible, and the next access fetches again.
     public func reset() {
+        changedObjects.removeAll()
         for object in registry.values.compactMap(\.object) {
             object.turnIntoFault()
             object.managedObjectContext = nil
@@ -154,6 +180,13 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         }
         let id = object.objectID
         coordinator.statistics.record { $0.faultsFired += 1 }
+        if valuesFromParent(for: object) { return }
+        if let pending = object.pendingSnapshot {
+            // The fetch that registered the object kept its row: a cache hit that no eviction can lose.
+            coordinator.statistics.record { $0.rowCacheHits += 1 }
+            object.fill(from: pending)
+            return
+        }
         if let snapshot = coordinator.rowCache.snapshot(for: id) {
             coordinator.statistics.record { $0.rowCacheHits += 1 }
             object.fill(from: snapshot)
@@ -195,6 +228,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     }
 
     func fetchToManyObjectIDs(of object: NSManagedObject, relationship: NSRelationshipDescription) -> [NSManagedObjectID] {
+        if let fromParent = toManyFromParent(of: object, relationship: relationship) { return fromParent }
         guard let coordinator = persistentStoreCoordinator, !object.objectID.isTemporaryID else { return [] }
         do {
             let store = try coordinator.store(for: object.objectID)

@@ -12,6 +12,16 @@ public struct CoreDataError: Error, CustomStringConvertible, @unchecked Sendable
         public static let managedObjectValidation = Code(rawValue: 1550)
         public static let validationMultipleErrors = Code(rawValue: 1560)
         public static let validationMissingMandatoryProperty = Code(rawValue: 1570)
+        public static let validationRelationshipLacksMinimumCount = Code(rawValue: 1580)
+        public static let validationRelationshipExceedsMaximumCount = Code(rawValue: 1590)
+        public static let validationRelationshipDeniedDelete = Code(rawValue: 1600)
+        public static let validationNumberTooLarge = Code(rawValue: 1610)
+        public static let validationNumberTooSmall = Code(rawValue: 1620)
+        public static let validationDateTooLate = Code(rawValue: 1630)
+        public static let validationDateTooSoon = Code(rawValue: 1640)
+        public static let validationStringTooLong = Code(rawValue: 1660)
+        public static let validationStringTooShort = Code(rawValue: 1670)
+        public static let validationStringPatternMatching = Code(rawValue: 1680)
         public static let objectInaccessibleException = Code(rawValue: 134_092)
         public static let managedObjectReferentialIntegrity = Code(rawValue: 133_000)
         public static let managedObjectExternalRelationship = Code(rawValue: 133_010)
@@ -41,6 +51,10 @@ public struct CoreDataError: Error, CustomStringConvertible, @unchecked Sendable
     public var underlyingError: (any Error)?
     /// The objects involved (validation failures, merge conflicts).
     public var affectedObjectIDs: [NSManagedObjectID]
+    /// The property a validation error concerns (`NSValidationKeyErrorKey`).
+    public var validationKey: String?
+    /// The individual errors of a `validationMultipleErrors` error (`NSDetailedErrorsKey`).
+    public var detailedErrors: [CoreDataError] = []
 
     public init(_ code: Code, _ message: String, underlyingError: (any Error)? = nil, affectedObjectIDs: [NSManagedObjectID] = []) {
         self.code = code

@@ -31,7 +31,7 @@ public final class BatchFaultingArray: RandomAccessCollection {
         self.batchSize = Swift.max(1, request.fetchBatchSize)
         self.maximumResidentBatches = 8
         self.returnsObjectsAsFaults = request.returnsObjectsAsFaults
-        self.canUseKeyset = request.fetchLimit == 0 && request.fetchOffset == 0 && store.keysetColumns(for: fetch) != nil
+        self.canUseKeyset = request.fetchLimit == 0 && request.fetchOffset == 0
     }
 
     // MARK: Collection

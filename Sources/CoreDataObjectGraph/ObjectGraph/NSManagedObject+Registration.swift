@@ -26,5 +26,6 @@ extension NSManagedObject {
     func fill(from snapshot: Snapshot) {
         storedValues = snapshot.values
         snapshotVersion = snapshot.version
+        pendingSnapshot = nil
     }
 }

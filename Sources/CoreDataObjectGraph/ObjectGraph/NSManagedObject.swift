@@ -17,6 +17,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     var storedValues: [StoredValue]?
     /// The optimistic-locking version the values were read at.
     var snapshotVersion: Int64 = 0
+    /// The row a fetch read for this fault, kept until the fault fires (Core Data ties snapshots to objects too).
+    var pendingSnapshot: Snapshot?
     /// Loaded to-many relationships, by name: destination IDs in order.
     var toManyValues: [String: [NSManagedObjectID]] = [:]
     /// Values of transient properties, by name.
@@ -24,6 +26,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     let slots: PropertySlots
     /// Why the last fault could not be fulfilled (the row is gone, an external file is missing); nil when it was.
     public internal(set) var faultingError: (any Error)?
+    /// Change tracking (see `NSManagedObject+Changes.swift`): the values as last saved, and what changed since.
+    var changes = ObjectChanges()
 
     /// Creates an object for `entity`; contexts create objects through `object(with:)` and fetches.
     public required init(entity: NSEntityDescription, objectID: NSManagedObjectID, context: NSManagedObjectContext?,
@@ -108,9 +112,20 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// Turns the object back into a fault, releasing its values (relationships included).
     func turnIntoFault() {
         storedValues = nil
+        pendingSnapshot = nil
         toManyValues.removeAll()
         transientValues.removeAll()
     }
+
+    // MARK: Validation hooks
+
+    /// Checks before an inserted object is saved: optionality, bounds, patterns and counts from the model.
+    /// Override to add your own checks (call `super`); throw to refuse the save.
+    open func validateForInsert() throws { try validateStoredProperties() }
+    /// Checks before an updated object is saved; override as `validateForInsert()`.
+    open func validateForUpdate() throws { try validateStoredProperties() }
+    /// Checks before a deletion is saved; the default enforces Deny delete rules.
+    open func validateForDelete() throws { try validateDenyRules() }
 
     // MARK: Identity
 

@@ -51,4 +51,28 @@ public enum ModelCache {
         }
         return output
     }
+
+    /// Raw DEFLATE compression (no zlib header), as Core Data stores the model cache.
+    public static func deflate(_ input: [UInt8]) throws(StoreFormatError) -> [UInt8] {
+        var stream = z_stream()
+        guard czlib_deflate_init_raw(&stream, Z_BEST_COMPRESSION) == Z_OK else {
+            throw StoreFormatError(file: "model cache", reason: "zlib could not start compressing")
+        }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
+        var input = input
+        let status = input.withUnsafeMutableBufferPointer { inputBuffer in
+            output.withUnsafeMutableBufferPointer { outputBuffer in
+                stream.next_in = inputBuffer.baseAddress
+                stream.avail_in = uInt(inputBuffer.count)
+                stream.next_out = outputBuffer.baseAddress
+                stream.avail_out = uInt(outputBuffer.count)
+                return CZlib.deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else {
+            throw StoreFormatError(file: "model cache", reason: "zlib could not compress the model (status \(status))")
+        }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
 }

@@ -45,6 +45,13 @@ open class NSPredicate: NSObject, @unchecked Sendable {
         self.init(predicateNode: try PredicateParser.parsePredicate(predicateFormat, arguments: arguments))
     }
 
+    /// A predicate that calls `block` with the evaluated object and the substitution variables.
+    ///
+    /// Like Apple's, a block predicate evaluates in memory only: a SQLite fetch rejects it.
+    public convenience init(block: @escaping (Any?, [String: Any]?) -> Bool) {
+        self.init(predicateNode: .block(PredicateBlock(block)))
+    }
+
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     public convenience init(value: Bool) {
         self.init(predicateNode: .constant(value))
@@ -54,7 +61,7 @@ open class NSPredicate: NSObject, @unchecked Sendable {
     /// comparison, ``NSCompoundPredicate`` for `AND`/`OR`/`NOT`, `NSPredicate` for a constant.
     public static func predicate(for node: PredicateNode) -> NSPredicate {
         switch node {
-        case .constant: NSPredicate(predicateNode: node)
+        case .constant, .block: NSPredicate(predicateNode: node)
         case .comparison: NSComparisonPredicate(predicateNode: node)
         case .and, .or, .not: NSCompoundPredicate(predicateNode: node)
         }

@@ -7,7 +7,14 @@ extension ConstantValue {
     /// anything else as an ``object(_:)`` compared by identity.
     public init(any value: Any?) {
         guard let value = KeyValueLookup.unwrapped(value) else { self = .null; return }
-        if let constant = value as? ConstantValue { self = constant; return }
+        // The common types by exact metatype first: conditional casts of a String to NSNumber and the like are slow.
+        let type = type(of: value)
+        if type == String.self { self = .string(value as! String); return }
+        if type == Int.self { self = .integer(Int64(value as! Int)); return }
+        if type == Double.self { self = .double(value as! Double); return }
+        if type == Bool.self { self = .bool(value as! Bool); return }
+        if type == Date.self { self = .date(value as! Date); return }
+        if type == ConstantValue.self { self = value as! ConstantValue; return }
         if NumericValue.isBoolean(value), let number = NumericValue(value), case .integer(let v) = number {
             self = .bool(v != 0)
             return

@@ -14,7 +14,7 @@ public enum FunctionCatalog {
             table[name] = .oneOrMore
         }
         for name in [
-            "sqrt:", "log:", "ln:", "exp:", "floor:", "ceiling:", "abs:", "trunc:", "uppercase:", "lowercase:",
+            "sqrt:", "log:", "ln:", "exp:", "floor:", "ceiling:", "abs:", "trunc:", "uppercase:", "lowercase:", "canonical:",
             "random:", "randomn:", "onesComplement:", "noindex:", "length:",
         ] {
             table[name] = .exactly(1)

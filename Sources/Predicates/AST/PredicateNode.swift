@@ -8,6 +8,7 @@
 ///     case .comparison(let comparison): …     // left, operator, right, modifier, options
 ///     case .and(let subpredicates), .or(let subpredicates): …
 ///     case .not(let subpredicate): …
+///     case .block: …                           // NSPredicate(block:): in memory only
 ///     }
 /// }
 /// ```
@@ -24,4 +25,6 @@ public indirect enum PredicateNode: Sendable, Hashable {
     case or([PredicateNode])
     /// The subpredicate does not hold. `NONE x op y` parses as `.not(ANY x op y)`.
     case not(PredicateNode)
+    /// `NSPredicate(block:)`: a closure, evaluable in memory only. The parser never produces it.
+    case block(PredicateBlock)
 }

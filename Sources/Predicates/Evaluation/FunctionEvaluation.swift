@@ -4,6 +4,10 @@ import KeyValueCoding
 /// The built-in functions of ``FunctionCatalog`` applied to evaluated arguments.
 enum FunctionEvaluation {
     static func call(_ name: String, _ arguments: [ConstantValue]) throws(PredicateEvaluationError) -> ConstantValue {
+        // Trees built in code (NSExpression(forFunction:arguments:)) are not checked by the parser.
+        guard FunctionCatalog.accepts(name, argumentCount: arguments.count) else {
+            throw PredicateEvaluationError("function \(name) does not take \(arguments.count) arguments, or is unknown")
+        }
         switch name {
         case "sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:":
             return try aggregate(name, collection(arguments))
@@ -15,18 +19,39 @@ enum FunctionEvaluation {
         case "randomn:":
             guard case .integer(let bound)? = arguments[0].numericValue, bound > 0 else { return .null }
             return .integer(Int64.random(in: 0..<bound))
-        case "uppercase:", "lowercase:", "length:":
+        case "uppercase:", "lowercase:", "canonical:", "length:":
             guard case .string(let text) = arguments[0] else { return .null }
-            if name == "length:" { return .integer(Int64(text.utf16.count)) }
-            return .string(name == "uppercase:" ? text.uppercased() : text.lowercased())
+            switch name {
+            case "length:": return .integer(Int64(text.utf16.count))
+            case "uppercase:": return .string(text.uppercased())
+            case "lowercase:": return .string(text.lowercased())
+            default:
+                // Core Data's canonical form for derived search attributes: case and diacritics folded.
+                return .string(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased())
+            }
         case "noindex:": return arguments[0]
         case "castObject:toType:": return try cast(arguments[0], to: arguments[1])
         case "objectFrom:withIndex:":
-            throw PredicateEvaluationError("objectFrom:withIndex: is evaluated as an index expression")
+            return try element(of: arguments[0], at: arguments[1])
         case "distanceToLocation:fromLocation:":
             throw PredicateEvaluationError("distanceToLocation:fromLocation: needs CoreLocation, absent on Linux")
         default:
             return try arithmetic(name, arguments)
+        }
+    }
+
+    /// `objectFrom:withIndex:` built in code: an integer position, or Apple's `FIRST`, `LAST`, `SIZE` markers.
+    private static func element(of collection: ConstantValue, at index: ConstantValue) throws(PredicateEvaluationError) -> ConstantValue {
+        let elements = ValueComparison.elements(of: collection)
+        switch index {
+        case .string("FIRST"): return elements.first ?? .null
+        case .string("LAST"): return elements.last ?? .null
+        case .string("SIZE"): return .integer(Int64(elements.count))
+        default:
+            guard case .integer(let offset)? = index.numericValue, offset >= 0, offset < elements.count else {
+                throw PredicateEvaluationError("index \(index.predicateFormat) is not within 0..<\(elements.count)")
+            }
+            return elements[Int(offset)]
         }
     }
 

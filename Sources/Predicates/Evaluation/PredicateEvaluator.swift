@@ -34,7 +34,20 @@ public struct PredicateEvaluator {
             return false
         case .not(let subpredicate):
             return try !evaluate(subpredicate)
+        case .block(let block):
+            return block.condition(evaluatedObject, variables.mapValues { $0.anyValue ?? NSNull() })
         }
+    }
+
+    /// Applies one comparison operator to two values with the evaluator's semantics (string folding, LIKE,
+    /// MATCHES, membership, nil handling), without modifiers.
+    ///
+    /// The SQLite store registers its custom SQL functions on top of this, so that a fetch and an in-memory
+    /// evaluation agree (the predicate reference asks for one shared semantics).
+    public static func compare(
+        _ left: ConstantValue, _ operatorType: ComparisonOperator, _ right: ConstantValue, options: ComparisonOptions = []
+    ) throws(PredicateEvaluationError) -> Bool {
+        try ValueComparison.test(left, operatorType, right, options: options)
     }
 
     /// Whether a comparison holds, applying its `ANY`/`ALL` modifier to the left operand.

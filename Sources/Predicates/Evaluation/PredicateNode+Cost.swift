@@ -9,6 +9,7 @@ extension PredicateNode {
         case .comparison(let comparison): return comparison.estimatedCost
         case .and(let subpredicates), .or(let subpredicates): return subpredicates.reduce(0) { $0 + $1.estimatedCost }
         case .not(let subpredicate): return subpredicate.estimatedCost
+        case .block: return 100
         }
     }
 
@@ -25,7 +26,7 @@ extension PredicateNode {
                 .map(\.element)
         }
         switch self {
-        case .constant, .comparison: return self
+        case .constant, .comparison, .block: return self
         case .and(let subpredicates): return .and(reorder(subpredicates))
         case .or(let subpredicates): return .or(reorder(subpredicates))
         case .not(let subpredicate): return .not(subpredicate.reorderedByEstimatedCost())

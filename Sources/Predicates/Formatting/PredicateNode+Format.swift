@@ -13,6 +13,8 @@ extension PredicateNode {
             return Self.format(subpredicates, joinedBy: "OR", whenEmpty: "FALSEPREDICATE")
         case .not(let subpredicate):
             return "NOT " + subpredicate.formatAsOperand
+        case .block(let block):
+            return block.predicateFormat
         }
     }
 

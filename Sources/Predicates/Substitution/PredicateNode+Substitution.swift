@@ -4,7 +4,7 @@ extension PredicateNode {
     /// inside their subquery, stay as they are.
     public func substitutingVariables(_ values: [String: ConstantValue]) -> PredicateNode {
         switch self {
-        case .constant:
+        case .constant, .block:
             return self
         case .comparison(var comparison):
             comparison.left = comparison.left.substitutingVariables(values)
@@ -19,7 +19,7 @@ extension PredicateNode {
     /// The names of the `$variables` the predicate uses freely (not SUBQUERY iteration variables).
     public var variableNames: Set<String> {
         switch self {
-        case .constant: []
+        case .constant, .block: []
         case .comparison(let comparison): comparison.left.variableNames.union(comparison.right.variableNames)
         case .and(let subpredicates), .or(let subpredicates): subpredicates.reduce(into: []) { $0.formUnion($1.variableNames) }
         case .not(let subpredicate): subpredicate.variableNames
@@ -36,8 +36,7 @@ extension ExpressionNode {
             return self
         case .variable(let name):
             guard let value = values[name] else { return self }
-            if case .array(let elements) = value { return .aggregate(elements.map { .constant($0) }) }
-            return .constant(value)
+            return Parser.expression(forObjectArgument: value)
         case .keyPathOnExpression(let base, let path):
             return .keyPathOnExpression(substitute(base), path)
         case .function(let name, let arguments):

@@ -113,20 +113,18 @@ struct Lexer {
 
     // MARK: Punctuation
 
-    private static let punctuationBySpelling: [(String, Punctuation)] = {
+    /// Every spelling of every symbol as UTF-8, longest first so that `<=` wins over `<`.
+    private static let punctuationBySpelling: [([UInt8], Punctuation)] = {
         var table = Punctuation.allCases.map { ($0.rawValue, $0) }
         table += [("=", .equal), ("<>", .notEqual), ("=<", .lessOrEqual), ("=>", .greaterOrEqual)]
-        // Longest match first.
-        return table.sorted { $0.0.utf8.count > $1.0.utf8.count }
+        return table.map { (Array($0.0.utf8), $0.1) }.sorted { $0.0.count > $1.0.count }
     }()
 
     private mutating func lexPunctuation() -> Punctuation? {
-        for (spelling, symbol) in Self.punctuationBySpelling {
-            let utf8 = Array(spelling.utf8)
-            if position + utf8.count <= bytes.count, Array(bytes[position..<position + utf8.count]) == utf8 {
-                position += utf8.count
-                return symbol
-            }
+        for (spelling, symbol) in Self.punctuationBySpelling
+        where position + spelling.count <= bytes.count && bytes[position..<position + spelling.count].elementsEqual(spelling) {
+            position += spelling.count
+            return symbol
         }
         return nil
     }

@@ -45,16 +45,28 @@ extension Parser {
         guard isPunctuation(.leftParenthesis) else { return try parseComparison() }
         let start = checkpoint
         let predicateError: PredicateSyntaxError
-        do {
-            advance()
-            try enterNesting()
-            defer { leaveNesting() }
-            let predicate = try parsePredicate()
-            try expect(.rightParenthesis, " to close the parenthesis")
-            if !continuesExpression { return predicate }
-            predicateError = error(expected: "AND, OR, ')' or the end of the predicate")
-        } catch {
+        switch parenthesizedPredicates[start.index] {
+        case .accepted(let predicate, let end)?:
+            restore(Checkpoint(index: end.index, argumentIndex: end.argumentIndex, depth: start.depth))
+            return predicate
+        case .rejected(let error)?:
             predicateError = error
+        case nil:
+            do {
+                advance()
+                try enterNesting()
+                defer { leaveNesting() }
+                let predicate = try parsePredicate()
+                try expect(.rightParenthesis, " to close the parenthesis")
+                if !continuesExpression {
+                    parenthesizedPredicates[start.index] = .accepted(predicate, checkpoint)
+                    return predicate
+                }
+                predicateError = error(expected: "AND, OR, ')' or the end of the predicate")
+            } catch {
+                predicateError = error
+            }
+            parenthesizedPredicates[start.index] = .rejected(predicateError)
         }
         restore(start)
         do {

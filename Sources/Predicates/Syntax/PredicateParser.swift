@@ -6,6 +6,9 @@ import Foundation
 /// by ``maximumNestingDepth``, so hostile input (10,000 nested parentheses) is an error, never a stack overflow.
 public enum PredicateParser {
     /// How deeply parentheses, `NOT`s, unary minuses, function calls and arithmetic chains may nest.
+    ///
+    /// The deepest input this admits needs under 256 KB of stack in a release build and about 2 MB in a debug
+    /// build (measured with Swift 6.3.1 on x86-64), well within Linux's default 8 MB thread stacks.
     public static let maximumNestingDepth = 100
 
     /// Parses a whole predicate, substituting `arguments` for its `%@`, `%K`, `%d` … conversions in order.
@@ -33,6 +36,17 @@ struct Parser {
     var index = 0
     var argumentIndex = 0
     var depth = 0
+    /// Outcomes of reading `(` at a token index as a parenthesised predicate, so that backtracking never
+    /// re-parses the same parenthesis (without it, `(TERNARY((TERNARY(…` takes exponential time).
+    var parenthesizedPredicates: [Int: ParenthesizedPredicate] = [:]
+
+    /// A remembered reading of a parenthesis as a predicate.
+    enum ParenthesizedPredicate {
+        /// The predicate and the position after its `)`.
+        case accepted(PredicateNode, Checkpoint)
+        /// Not a predicate (or one followed by more expression): the error to report if nothing else parses.
+        case rejected(PredicateSyntaxError)
+    }
 
     init(format: String, arguments: [Any?]) throws(PredicateSyntaxError) {
         self.format = format

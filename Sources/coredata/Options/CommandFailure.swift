@@ -8,7 +8,7 @@ struct CommandFailure: Error {
     var message: String
 
     init(_ message: String) {
-        self.message = TerminalSanitizer.sanitize(message)
+        self.message = TerminalSanitizer.sanitize(message, layout: .multiLine)
     }
 
     /// Wraps any library error in a failure whose message names what was wrong and where.
@@ -19,8 +19,8 @@ struct CommandFailure: Error {
     static func describe(_ error: any Error) -> String {
         switch error {
         case let failure as CommandFailure: return failure.message
-        case let error as CustomStringConvertible: return TerminalSanitizer.sanitize(error.description)
-        default: return TerminalSanitizer.sanitize(String(describing: error))
+        case let error as CustomStringConvertible: return TerminalSanitizer.sanitize(error.description, layout: .multiLine)
+        default: return TerminalSanitizer.sanitize(String(describing: error), layout: .multiLine)
         }
     }
 }

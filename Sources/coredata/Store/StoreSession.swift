@@ -26,6 +26,9 @@ struct StoreSession {
         } else if let cached = try file.cachedModel() {
             model = cached
         } else {
+            guard readOnly else {
+                throw CommandFailure("\(storePath) carries no model (no Z_MODELCACHE); editing needs the exact model: pass --model")
+            }
             model = try ModelInference(store: file).infer().model
             options[NSIgnorePersistentStoreVersioningOption] = true
         }

@@ -27,6 +27,22 @@ struct ClassAPITests {
         #expect(throws: PredicateSyntaxError.self) { try NSPredicate(parsing: "a ==") }
     }
 
+    @Test("Block predicates evaluate in memory, alone and inside compounds")
+    func blockPredicate() {
+        let adult = NSPredicate { object, variables in
+            ((object as? [String: Any])?["age"] as? Int ?? 0) >= (variables?["minimum"] as? Int ?? 18)
+        }
+        #expect(adult.evaluate(with: ["age": 20]))
+        #expect(!adult.evaluate(with: ["age": 20], substitutionVariables: ["minimum": 21]))
+        #expect(adult.predicateFormat.hasPrefix("BLOCKPREDICATE(0x"))
+        let both = NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(format: "name == 'Ann'"), adult])
+        #expect(both.evaluate(with: ["name": "Ann", "age": 30]))
+        #expect(!both.evaluate(with: ["name": "Ann", "age": 3]))
+        #expect(adult == adult)
+        #expect(adult != NSPredicate { _, _ in true })
+        #expect(throws: PredicateSyntaxError.self) { try NSPredicate(parsing: adult.predicateFormat) }
+    }
+
     @Test("NSComparisonPredicate presents the comparison with Apple's names")
     func comparisonPredicate() throws {
         let parsed = NSPredicate(format: "ANY tags CONTAINS[cd] 'x'")
@@ -100,6 +116,9 @@ struct ClassAPITests {
         #expect(NSExpression(forConstantValue: Date(timeIntervalSinceReferenceDate: 1.5)).predicateFormat == #"CAST(1.5, "NSDate")"#)
         #expect(NSExpression(format: "a") == NSExpression(forKeyPath: "a"))
         #expect(NSExpression.ExpressionType.conditional.rawValue == 20)
+        let third = NSExpression(forFunction: "objectFrom:withIndex:", arguments: [
+            NSExpression(forConstantValue: [1, 2, 3]), NSExpression(forConstantValue: 2)])
+        #expect(third.expressionValue(with: nil, context: nil) as? Int == 3)
     }
 
     @Test("NSSortDescriptor orders by key path with Core Data's comparisons")

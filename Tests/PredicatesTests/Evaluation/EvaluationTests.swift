@@ -70,7 +70,7 @@ struct EvaluationTests {
         ("age ** 2 == 1156", true), ("modulus:by:(age, 5) == 4", true), ("-age == -34", true), ("flags & 2 == 2", true),
         ("flags | 1 == 7", true), ("flags ^ 2 == 4", true), ("1 + 2 * 3 == 7", true), ("(1 + 2) * 3 == 9", true),
         ("2 ** 3 ** 2 == 512", true), ("9223372036854775807 + 1 > 0", true), ("lowercase:(name) == 'ann'", true),
-        ("uppercase:(name) == 'ANN'", true), ("length:(name) == 3", true), ("length:(emoji) == 10", true),
+        ("uppercase:(name) == 'ANN'", true), ("canonical:(title) == 'cafe au lait'", true), ("length:(name) == 3", true), ("length:(emoji) == 10", true), ("name.length == 3", true), ("emoji.length == 10", true),
         ("FUNCTION(name, 'lowercaseString') == 'ann'", true), ("CAST('42', 'NSNumber') == 42", true),
         ("CAST(age, 'NSString') == '34'", true), ("abs:(-3) == 3", true), ("sqrt:(16) == 4", true), ("floor:(1.5) == 1", true),
         ("ceiling:(1.2) == 2", true), ("trunc:(-1.7) == -1", true), ("ln:(1) == 0", true), ("log:(100) == 2", true),
@@ -91,6 +91,7 @@ struct EvaluationTests {
         let predicate = try NSPredicate(parsing: format)
         #expect(try predicate.evaluateOrThrow(with: person) == expected)
         let reparsed = try NSPredicate(parsing: predicate.predicateFormat)
+        #expect(reparsed.predicateNode == predicate.predicateNode)
         #expect(try reparsed.evaluateOrThrow(with: person) == expected, "canonical form: \(predicate.predicateFormat)")
     }
 
@@ -143,6 +144,14 @@ struct EvaluationTests {
         #expect(throws: PredicateEvaluationError.self) { try predicate.evaluateOrThrow(with: person) }
     }
 
+    @Test("One comparison applied to two values, as a SQL function would use it")
+    func directComparison() throws {
+        #expect(try PredicateEvaluator.compare(.string("Straße"), .equalTo, .string("STRASSE"), options: .caseInsensitive))
+        #expect(try PredicateEvaluator.compare(.string("Crème"), .beginsWith, .string("cre"), options: [.caseInsensitive, .diacriticInsensitive]))
+        #expect(try !PredicateEvaluator.compare(.null, .lessThan, .integer(1)))
+        #expect(try PredicateEvaluator.compare(.string("a\nb"), .like, .string("a*b")))
+    }
+
     @Test("Expressions evaluate to values")
     func expressionValues() throws {
         #expect(NSExpression(format: "scores.@sum").expressionValue(with: person, context: nil) as? Int == 16)
@@ -152,6 +161,9 @@ struct EvaluationTests {
         let context = NSMutableDictionary(dictionary: ["x": 41])
         #expect(NSExpression(format: "$x + 1").expressionValue(with: nil, context: context) as? Int == 42)
         #expect(NSExpression(format: "nickname").expressionValue(with: person, context: nil) == nil)
+        let wrongArity = PredicateEvaluator(evaluatedObject: nil)
+        #expect(throws: PredicateEvaluationError.self) { try wrongArity.value(of: .function("uppercase:", [])) }
+        #expect(throws: PredicateEvaluationError.self) { try wrongArity.value(of: .function("frobnicate:", [.constant(.integer(1))])) }
     }
 }
 

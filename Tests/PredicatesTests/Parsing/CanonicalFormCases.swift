@@ -45,7 +45,7 @@ let alreadyCanonicalFormats: [String] = [
     "sum:(items.price) > 10", "average:(items.price) > 1", "min:(a) > 1", "max:(a) < 1", "median:(a) == 1",
     "mode:(a) == 1", "stddev:(a) == 1", "sqrt:(a) == 2", "log:(a) == 1", "ln:(a) == 1", "exp:(a) == 1",
     "floor:(a) == 1", "ceiling:(a) == 1", "abs:(a) == 1", "trunc:(a) == 1", #"uppercase:(name) == "A""#,
-    #"lowercase:(name) == "a""#, "now() > d", "random() < 1", "random:(a) == 1", "randomn:(10) < 10",
+    #"lowercase:(name) == "a""#, #"canonical:(name) == "a""#, "now() > d", "random() < 1", "random:(a) == 1", "randomn:(10) < 10",
     "modulus:by:(a, 3) == 1", "sum:(1, 2, 3) == 6", "length:(name) == 3", "onesComplement:(a) == -1",
     "leftshift:by:(a, 1) == 2", "rightshift:by:(a, 1) == 2", #"noindex:(name) == "a""#,
     "distanceToLocation:fromLocation:(a, b) < 100", "sum:(items.price) + 1 > count:(items)",

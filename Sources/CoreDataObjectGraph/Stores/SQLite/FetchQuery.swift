@@ -13,7 +13,10 @@ struct FetchQuery {
     var limitClause = ""
     var bindings: [SQLiteValue] = []
 
-    init(store: NSSQLiteStore, fetch: ResolvedFetch, table: EntityTable) throws {
+    /// The SQL of the key path columns asked for (dictionary results), sharing the query's joins.
+    var columnTerms: [String] = []
+
+    init(store: NSSQLiteStore, fetch: ResolvedFetch, table: EntityTable, columns: [String] = []) throws {
         var conditions: [String] = []
         let layout = store.layout!
         if let root = fetch.entity.rootEntity as NSEntityDescription?, !root.subentities.isEmpty,
@@ -24,18 +27,23 @@ struct FetchQuery {
                 conditions.append("t0.Z_ENT = \(number)")
             }
         }
-        if let predicate = fetch.predicate, predicate != .constant(true) {
-            throw CoreDataError(.persistentStoreOperation, "predicates in SQLite fetches arrive with the SQL compiler (\(predicate.predicateFormat))")
+        let clauses: FetchClauses
+        do {
+            clauses = try store.compiler.clauses(entityName: fetch.entity.name, predicate: fetch.predicate,
+                                                 sortDescriptors: fetch.sortDescriptors, columns: columns)
+        } catch {
+            throw CoreDataError(.persistentStoreOperation, "the store cannot run this fetch of \(fetch.entity.name):\n\(error.caretDiagnostic)",
+                                underlyingError: error)
+        }
+        joins = clauses.joins
+        columnTerms = clauses.columnTerms
+        if let condition = clauses.condition {
+            conditions.append("(\(condition))")
+            bindings += clauses.conditionBindings
         }
         if !conditions.isEmpty { whereClause = " WHERE " + conditions.joined(separator: " AND ") }
-        for descriptor in fetch.sortDescriptors {
-            guard let key = descriptor.key, let columns = layout.columns(forProperty: key, ofEntity: fetch.entity.name) else {
-                throw CoreDataError(.persistentStoreOperation, "cannot sort \(fetch.entity.name) by \(descriptor.key ?? "SELF"): not a stored attribute")
-            }
-            orderTerms.append(("t0.\(columns.value)", descriptor.ascending))
-        }
         // The primary key breaks ties, so the order is total and pages never overlap.
-        orderTerms.append(("t0.Z_PK", true))
+        orderTerms = clauses.orderTerms + [("t0.Z_PK", true)]
         if fetch.fetchLimit > 0 {
             limitClause = " LIMIT \(fetch.fetchLimit)"
             if fetch.fetchOffset > 0 { limitClause += " OFFSET \(fetch.fetchOffset)" }

@@ -11,20 +11,30 @@ extension NSSQLiteStore {
         guard let table = layout.table(forEntity: fetch.entity.name) else {
             throw CoreDataError(.persistentStoreOperation, "the store has no table for entity \(fetch.entity.name)")
         }
-        let query = try FetchQuery(store: self, fetch: fetch, table: table)
-        let selected = try shape.columns.map { try sqlColumn($0, entity: fetch.entity) }
-        let grouped = try shape.groupBy.map { try sqlColumn($0, entity: fetch.entity).sql }
-        if shape.having != nil {
-            throw CoreDataError(.persistentStoreOperation, "havingPredicate arrives with the SQL compiler")
+        // Key paths through to-one relationships share the query's joins.
+        let keyPaths = (shape.columns + shape.groupBy).compactMap { column -> String? in
+            if case .keyPath(_, let path) = column { return path }
+            return nil
         }
+        var filtered = fetch
+        if shape.having != nil {
+            // HAVING is evaluated on the grouped rows, so the limits apply after it.
+            filtered.fetchLimit = 0
+            filtered.fetchOffset = 0
+        }
+        let query = try FetchQuery(store: self, fetch: filtered, table: table, columns: keyPaths)
+        let keyPathSQL = Dictionary(zip(keyPaths, query.columnTerms), uniquingKeysWith: { first, _ in first })
+        let selected = try shape.columns.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL) }
+        let grouped = try shape.groupBy.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL).sql }
         var sql = "SELECT \(shape.distinct ? "DISTINCT " : "")\(selected.map(\.sql).joined(separator: ", ")) FROM \(table.name) t0\(query.joins)\(query.whereClause)"
         if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
         // Grouped and distinct rows have no single primary key to order by.
         sql += query.orderBy(includingPrimaryKey: grouped.isEmpty && !shape.distinct) + query.limitClause
-        return try run(sql, query.bindings) { statement in
+        var rows = try run(sql, query.bindings) { statement in
             var rows: [[String: Any]] = []
             try statement.forEachRow { row in
                 var dictionary: [String: Any] = [:]
+                dictionary.reserveCapacity(selected.count)
                 for (index, column) in selected.enumerated() where !row.isNull(at: index) {
                     dictionary[column.name] = column.decode(row, index)
                 }
@@ -32,6 +42,18 @@ extension NSSQLiteStore {
             }
             return rows
         }
+        if let having = shape.having {
+            rows = try rows.filter { row in
+                do {
+                    return try PredicateEvaluator(evaluatedObject: row).evaluate(having)
+                } catch {
+                    throw CoreDataError(.persistentStoreOperation, "havingPredicate \(having.predicateFormat): \(error)", underlyingError: error)
+                }
+            }
+            rows = Array(rows.dropFirst(fetch.fetchOffset))
+            if fetch.fetchLimit > 0 { rows = Array(rows.prefix(fetch.fetchLimit)) }
+        }
+        return rows
     }
 
     /// A selected column: its SQL and how to read it back.
@@ -41,12 +63,18 @@ extension NSSQLiteStore {
         var decode: (borrowing Row, Int) -> Any?
     }
 
-    private func sqlColumn(_ column: DictionaryShape.Column, entity: NSEntityDescription) throws -> SelectedColumn {
+    private func sqlColumn(_ column: DictionaryShape.Column, entity: NSEntityDescription, keyPathSQL: [String: String]) throws -> SelectedColumn {
         switch column {
         case .property(let property):
             return try propertyColumn(property, entity: entity, name: property.name)
         case .keyPath(let name, let path):
-            throw CoreDataError(.persistentStoreOperation, "key path \(path) in dictionary results arrives with the SQL compiler (\(name))")
+            guard let sql = keyPathSQL[path], let attribute = Self.attribute(atKeyPath: path, from: entity) else {
+                throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no attribute at key path \(path)")
+            }
+            return SelectedColumn(name: name, sql: sql) { row, index in
+                if case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: attribute) { return value.anyValue }
+                return nil
+            }
         case .expression(let name, let expression, let resultType):
             return try expressionColumn(expression, entity: entity, name: name, resultType: resultType)
         }
@@ -72,6 +100,20 @@ extension NSSQLiteStore {
         return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
             NSManagedObjectID(entity: destination, storeIdentifier: storeIdentifier, primaryKey: row.int64(at: index))
         }
+    }
+
+    /// The attribute a key path through to-one relationships ends at.
+    static func attribute(atKeyPath path: String, from entity: NSEntityDescription) -> NSAttributeDescription? {
+        var current = entity
+        let parts = path.split(separator: ".").map(String.init)
+        for (index, part) in parts.enumerated() {
+            guard let property = current.propertiesByName[part] else { return nil }
+            if index == parts.count - 1 { return property as? NSAttributeDescription }
+            guard let relationship = property as? NSRelationshipDescription, !relationship.isToMany,
+                  let destination = relationship.destinationEntity else { return nil }
+            current = destination
+        }
+        return nil
     }
 
     /// Aggregates over an attribute (`count:`, `sum:`, `average:`, `min:`, `max:`) and plain key paths.

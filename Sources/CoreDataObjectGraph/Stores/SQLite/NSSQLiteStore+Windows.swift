@@ -26,23 +26,13 @@ struct FetchWindow {
 }
 
 extension NSSQLiteStore {
-    /// Whether a fetch's order can be continued by keyset (every sort key a stored column compared plainly).
-    func keysetColumns(for fetch: ResolvedFetch) -> [(column: String, ascending: Bool)]? {
-        var columns: [(String, Bool)] = []
-        for descriptor in fetch.sortDescriptors {
-            guard descriptor.comparison == .compare, let key = descriptor.key,
-                  let mapped = layout.columns(forProperty: key, ofEntity: fetch.entity.name) else { return nil }
-            columns.append(("t0.\(mapped.value)", descriptor.ascending))
-        }
-        return columns
-    }
-
     /// One window of a fetch, `limit` rows from `start`, with property values, in the fetch's order.
     func fetchWindow(_ fetch: ResolvedFetch, start: FetchWindowStart, limit: Int) throws -> FetchWindow {
         let plan = try selectPlan(for: fetch.entity)
         var query = try FetchQuery(store: self, fetch: fetch, table: plan.table)
-        let keyset = keysetColumns(for: fetch)
-        let sortColumns = (keyset ?? []).map(\.column)
+        // Every compiled sort term (collations included) can be continued by keyset; Z_PK is the last term.
+        let keyset = query.orderTerms.dropLast().map { (column: $0.sql, ascending: $0.ascending) }
+        let sortColumns = keyset.map(\.column)
         let selectList = ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + plan.columns.map { "t0.\($0)" } + sortColumns
         let keyOffset = 3 + plan.columns.count
         var reversed = false
@@ -55,7 +45,6 @@ extension NSSQLiteStore {
             reversed = true
             query.limitClause = " LIMIT \(limit)" + (offset > 0 ? " OFFSET \(offset)" : "")
         case .after(let boundary), .before(let boundary):
-            guard let keyset else { throw CoreDataError(.persistentStoreOperation, "this order cannot be continued by keyset") }
             if case .before = start { reversed = true }
             let condition = Self.keysetCondition(keyset, boundary, after: !reversed)
             extra = condition.sql

@@ -16,6 +16,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var model: NSManagedObjectModel!
     private var entitiesByNumber: [Int: NSEntityDescription] = [:]
     private var selectPlans: [String: SelectPlan] = [:]
+    /// Compiles predicates and sort descriptors to SQL over this store's layout.
+    private(set) var compiler: PredicateSQLCompiler!
 
     var connection: Connection { file.connection }
 
@@ -36,6 +38,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         metadata[StoreMetadata.Key.storeUUID] = file.metadata.uuid
         try checkVersionHashes(url: url)
         layout = StoreLayout(model: model)
+        compiler = PredicateSQLCompiler(model: model)
         for (name, number) in layout.numbering.numbers {
             entitiesByNumber[number] = model.entitiesByName[name]
         }
@@ -61,6 +64,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     private func registerDerivedAttributeFunctions() throws {
         do {
             try DerivedAttributeFunctions.register(on: connection)
+            try PredicateSQLFunctions.register(on: connection)
         } catch {
             throw CoreDataError(.sqlite, "\(url?.path ?? ""): cannot register Core Data's trigger functions: \(error)", underlyingError: error)
         }

@@ -1,0 +1,127 @@
+import CoreDataModel
+import Foundation
+import UndoManagement
+
+extension NSManagedObjectContext {
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<NSManagedObject> { Set(changedObjects.values.filter { $0.isInserted && !$0.isDeleted }) }
+    /// Objects with saved rows and unsaved changes.
+    public var updatedObjects: Set<NSManagedObject> { Set(changedObjects.values.filter(\.isUpdated)) }
+    /// Objects deleted since the last save (inserted-then-deleted objects are simply forgotten).
+    public var deletedObjects: Set<NSManagedObject> { Set(changedObjects.values.filter { $0.isDeleted && !$0.isInserted }) }
+    public var hasChanges: Bool { changedObjects.values.contains { $0.hasChanges } }
+
+    /// Registers a new object of `entity`, with its default values and a temporary ID until it is saved.
+    public func insert(_ object: NSManagedObject) {
+        assertOnQueue()
+        precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
+                     "an object belongs to one context; insert a new object instead")
+        object.managedObjectContext = self
+        if object.storedValues == nil {
+            object.storedValues = object.slots.properties.map { property in
+                (property as? NSAttributeDescription)?.defaultValue.map { .attribute($0) } ?? .null
+            }
+        }
+        object.changes.isInserted = true
+        registry[object.objectID] = WeakObject(object)
+        changedObjects[ObjectIdentifier(object)] = object
+        unpostedChanges[ObjectIdentifier(object)] = object
+        registerUndo(for: object) { [weak self] object in self?.undoInsertion(of: object) }
+    }
+
+    /// Marks `object` deleted; its delete rules apply at the next `processPendingChanges()` or save.
+    public func delete(_ object: NSManagedObject) {
+        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        if object.storedValues == nil { fulfillFault(for: object) }
+        object.changes.isDeleted = true
+        changedObjects[ObjectIdentifier(object)] = object
+        pendingDeletions.append(object)
+        unpostedChanges[ObjectIdentifier(object)] = object
+        registerUndo(for: object) { [weak self] object in self?.undoDeletion(of: object) }
+    }
+
+    /// Applies delete rules: nullify removes the deleted objects from their destinations' inverses, cascade deletes
+    /// the destinations too. Deny is checked when saving.
+    public func processPendingChanges() {
+        defer {
+            undoManager?.endEvent()
+            postPendingObjectsDidChange()
+        }
+        while !pendingDeletions.isEmpty {
+            let object = pendingDeletions.removeFirst()
+            for relationship in object.entity.allProperties.compactMap({ $0 as? NSRelationshipDescription }) where !relationship.isTransient {
+                let destinations = object.objectIDs(forRelationshipNamed: relationship.name).map { self.object(with: $0) }
+                switch relationship.deleteRule {
+                case .cascadeDeleteRule:
+                    for destination in destinations where !destination.isDeleted { delete(destination) }
+                    nullify(relationship, of: object, destinations: destinations)
+                case .nullifyDeleteRule:
+                    nullify(relationship, of: object, destinations: destinations)
+                case .denyDeleteRule, .noActionDeleteRule:
+                    continue
+                }
+            }
+        }
+    }
+
+    private func nullify(_ relationship: NSRelationshipDescription, of object: NSManagedObject, destinations: [NSManagedObject]) {
+        guard let inverse = relationship.inverseRelationship else { return }
+        for destination in destinations where !destination.isDeleted {
+            destination.removeFromInverse(inverse, object: object)
+        }
+    }
+
+    /// Throws away every unsaved change: inserted objects leave, deleted ones come back, values return to their
+    /// last saved state.
+    public func rollback() {
+        undoManager?.removeAllActions()
+        pendingDeletions.removeAll()
+        for object in changedObjects.values {
+            if object.isInserted {
+                registry.removeValue(forKey: object.objectID)
+                object.managedObjectContext = nil
+                object.turnIntoFault()
+            } else {
+                if let committed = object.changes.committedStoredValues { object.storedValues = committed }
+                for (name, ids) in object.changes.committedToMany { object.toManyValues[name] = ids }
+            }
+            object.changes.reset()
+        }
+        changedObjects.removeAll()
+    }
+
+    /// Called by objects when a value changes, so the context keeps them until they are saved.
+    func objectDidChange(_ object: NSManagedObject) {
+        changedObjects[ObjectIdentifier(object)] = object
+        unpostedChanges[ObjectIdentifier(object)] = object
+    }
+
+    /// Posts objects-did-change for what changed since the last `processPendingChanges()`.
+    private func postPendingObjectsDidChange() {
+        guard !unpostedChanges.isEmpty else { return }
+        let objects = Array(unpostedChanges.values)
+        unpostedChanges.removeAll()
+        postObjectsDidChange(inserted: objects.filter { $0.isInserted && !$0.isDeleted },
+                             updated: objects.filter { !$0.isInserted && !$0.isDeleted },
+                             deleted: objects.filter(\.isDeleted))
+    }
+}
+
+extension NSEntityDescription {
+    /// Creates an object of the named entity and inserts it into `context` (Apple's factory).
+    public static func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
+        guard let coordinator = context.persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
+            preconditionFailure("+entityForName: could not locate an entity named '\(entityName)' in this model.")
+        }
+        return NSManagedObject(entity: entity, insertInto: context)
+    }
+}
+
+extension NSManagedObject {
+    /// Creates an object of `entity`, inserted into `context` when one is given.
+    public convenience init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        let slots = context?.persistentStoreCoordinator?.slots(for: entity) ?? PropertySlots(entity: entity)
+        self.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: slots)
+        if let context { context.insert(self) }
+    }
+}

@@ -1,0 +1,118 @@
+import CoreDataModel
+import Foundation
+import KeyValueCoding
+import Predicates
+
+/// Child contexts (`parent`): a child reads through its parent, so it sees the parent's unsaved changes, and its
+/// save pushes its changes one level up without touching the store. Throwing a child away cancels its edits —
+/// the browser's detail pane works this way.
+extension NSManagedObjectContext {
+    /// Pushes this child's inserts, updates and deletes into its parent, as the parent's own unsaved changes.
+    func pushChangesToParent(_ parent: NSManagedObjectContext) {
+        processPendingChanges()
+        let objects = Array(changedObjects.values)
+        parent.performAndWait {
+            for object in objects {
+                let id = object.objectID
+                if object.isInserted && object.isDeleted { continue }
+                if object.isDeleted {
+                    parent.delete(parent.object(with: id))
+                    continue
+                }
+                let target: NSManagedObject
+                if object.isInserted, parent.registeredObject(for: id) == nil {
+                    target = NSManagedObject.registeredClass(forEntity: object.entity).init(
+                        entity: object.entity, objectID: id, context: nil, slots: object.slots)
+                    target.storedValues = object.storedValues
+                    parent.insert(target)
+                } else {
+                    target = parent.object(with: id)
+                    for slot in object.changes.changedSlots.sorted() {
+                        if let value = object.storedValues?[slot] { target.setStoredValue(value, atSlot: slot) }
+                    }
+                }
+                // Both ends of a relationship change arrive here, so inverses are not maintained a second time.
+                let toMany = object.isInserted ? Array(object.toManyValues.keys) : Array(object.changes.committedToMany.keys)
+                for name in toMany {
+                    guard let relationship = object.entity.relationshipsByName[name] else { continue }
+                    target.setToMany(relationship, to: object.toManyValues[name] ?? [], maintainingInverse: false)
+                }
+            }
+            parent.processPendingChanges()
+        }
+        for object in objects {
+            if object.isDeleted {
+                registry.removeValue(forKey: object.objectID)
+                object.managedObjectContext = nil
+            }
+            object.changes.reset()
+        }
+        changedObjects.removeAll()
+    }
+
+    /// Values for a fault from the parent, when the parent holds the object loaded (with its unsaved changes).
+    func valuesFromParent(for object: NSManagedObject) -> Bool {
+        guard let parent else { return false }
+        return parent.performAndWait {
+            guard let source = parent.registeredObject(for: object.objectID) else { return false }
+            if source.isFault { parent.fulfillFault(for: source) }
+            guard let values = source.storedValues else { return false }
+            object.storedValues = values
+            object.snapshotVersion = source.snapshotVersion
+            object.toManyValues = source.toManyValues
+            return true
+        }
+    }
+
+    /// The to-many destinations as the parent sees them, when it has them loaded.
+    func toManyFromParent(of object: NSManagedObject, relationship: NSRelationshipDescription) -> [NSManagedObjectID]? {
+        guard let parent else { return nil }
+        return parent.performAndWait {
+            guard let source = parent.registeredObject(for: object.objectID), !source.isFault || source.isInserted else { return nil }
+            return source.objectIDs(forRelationshipNamed: relationship.name)
+        }
+    }
+
+    /// A fetch in a child: the store's results, minus objects the parents deleted, plus objects they inserted or
+    /// changed so that they now match, in the request's order.
+    func applyingParentChanges(to objects: [NSManagedObject], entity: NSEntityDescription, predicate: PredicateNode?,
+                               sortDescriptors: [Predicates.NSSortDescriptor], includesSubentities: Bool) -> [NSManagedObject] {
+        guard let parent else { return objects }
+        let pending: [NSManagedObjectID: (isInserted: Bool, isDeleted: Bool, isUpdated: Bool)] = parent.performAndWait {
+            var states: [NSManagedObjectID: (Bool, Bool, Bool)] = [:]
+            var current: NSManagedObjectContext? = parent
+            while let context = current {
+                for object in context.changedObjects.values where states[object.objectID] == nil {
+                    let matches = includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+                    if matches { states[object.objectID] = (object.isInserted, object.isDeleted, object.isUpdated) }
+                }
+                current = context.parent
+            }
+            return states
+        }
+        guard !pending.isEmpty else { return objects }
+        var result = objects.filter { pending[$0.objectID]?.isDeleted != true }
+        var present = Set(result.map(\.objectID))
+        let evaluator = { (object: NSManagedObject) -> Bool in
+            guard let predicate else { return true }
+            return (try? PredicateEvaluator(evaluatedObject: object).evaluate(predicate)) ?? false
+        }
+        for (id, state) in pending where !state.isDeleted && (state.isInserted || state.isUpdated) {
+            let object = self.object(with: id)
+            if evaluator(object) {
+                if present.insert(id).inserted { result.append(object) }
+            } else {
+                result.removeAll { $0.objectID == id }
+                present.remove(id)
+            }
+        }
+        guard !sortDescriptors.isEmpty else { return result }
+        return result.sorted { lhs, rhs in
+            for descriptor in sortDescriptors {
+                let order = descriptor.compare(lhs, to: rhs)
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return lhs.objectID.primaryKey < rhs.objectID.primaryKey
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import CoreDataModel
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Posted after a save, with the saved objects under `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and
+    /// `NSDeletedObjectsKey`; pass it to `mergeChanges(fromContextDidSave:)` of another context.
+    public static let didSaveObjectsNotification = Notification.Name("NSManagedObjectContextDidSaveNotification")
+    /// Posted by `processPendingChanges()` when objects changed, with the same keys.
+    public static let objectsDidChangeNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+
+    /// The object IDs a did-save notification carries (`NSInsertedObjectIDsKey` and its kin), usable across
+    /// threads, since notifications are delivered on the poster's queue.
+    public static let insertedObjectIDsKey = "inserted_objectIDs"
+    public static let updatedObjectIDsKey = "updated_objectIDs"
+    public static let deletedObjectIDsKey = "deleted_objectIDs"
+
+    func postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+        NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: [
+            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
+            Self.insertedObjectIDsKey: Set(inserted.map(\.objectID)),
+            Self.updatedObjectIDsKey: Set(updated.map(\.objectID)),
+            Self.deletedObjectIDsKey: Set(deleted.map(\.objectID)),
+        ])
+    }
+
+    /// Brings another context's save into this one: updated objects registered here are refreshed (keeping this
+    /// context's own unsaved changes on top), deleted ones are forgotten. Works across coordinators on one store,
+    /// since refreshed objects read the store again.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        let info = notification.userInfo ?? [:]
+        let updated = (info[Self.updatedObjectIDsKey] as? Set<NSManagedObjectID>) ?? []
+        let deleted = (info[Self.deletedObjectIDsKey] as? Set<NSManagedObjectID>) ?? []
+        let fromAnotherCoordinator = (notification.object as? NSManagedObjectContext)?.persistentStoreCoordinator !== persistentStoreCoordinator
+        for id in updated {
+            guard let object = registeredObject(for: id) else { continue }
+            if fromAnotherCoordinator { persistentStoreCoordinator?.rowCache.remove(id) }
+            if object.hasChanges {
+                object.mergeStoreValuesKeepingChanges()
+            } else {
+                refresh(object, mergeChanges: false)
+            }
+        }
+        for id in deleted {
+            persistentStoreCoordinator?.rowCache.remove(id)
+            guard let object = registeredObject(for: id) else { continue }
+            changedObjects.removeValue(forKey: ObjectIdentifier(object))
+            registry.removeValue(forKey: id)
+            object.turnIntoFault()
+            object.managedObjectContext = nil
+        }
+        postObjectsDidChange(inserted: [], updated: updated.compactMap { registeredObject(for: $0) }, deleted: [])
+    }
+
+    func postObjectsDidChange(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+        guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
+        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: [
+            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
+        ])
+    }
+}
+
+/// The user-info keys of context notifications, with Apple's names.
+public let NSInsertedObjectsKey = "inserted"
+public let NSUpdatedObjectsKey = "updated"
+public let NSDeletedObjectsKey = "deleted"
+
+extension NSManagedObject {
+    /// Reads the store's current values and version under this object's unsaved changes: changed properties keep
+    /// their new values, the others take the store's.
+    func mergeStoreValuesKeepingChanges() {
+        guard let context = managedObjectContext, let coordinator = context.persistentStoreCoordinator,
+              let store = try? coordinator.store(for: objectID),
+              let fresh = (try? coordinator.withLock({ try store.snapshots(for: [objectID]) }))?[objectID] else { return }
+        coordinator.rowCache.store(fresh, for: objectID)
+        var merged = fresh.values
+        if let current = storedValues {
+            for slot in changes.changedSlots where slot < merged.count { merged[slot] = current[slot] }
+        }
+        changes.committedStoredValues = fresh.values
+        storedValues = merged
+        snapshotVersion = fresh.version
+    }
+}

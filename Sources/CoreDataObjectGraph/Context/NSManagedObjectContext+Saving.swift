@@ -1,0 +1,136 @@
+import CoreDataModel
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Writes every change to the store in one transaction: delete rules apply, every changed object is
+    /// validated (all failures reported at once), and the store writes or rolls back as a whole. On success,
+    /// inserted objects get permanent IDs and the row cache holds the new values; on failure nothing changed in
+    /// the store and the context keeps its changes.
+    public func save() throws {
+        assertOnQueue()
+        if let parent {
+            pushChangesToParent(parent)
+            return
+        }
+        processPendingChanges()
+        guard hasChanges, let coordinator = persistentStoreCoordinator else {
+            changedObjects = changedObjects.filter { $0.value.hasChanges }
+            return
+        }
+        let objects = Array(changedObjects.values)
+        let inserted = objects.filter { $0.isInserted && !$0.isDeleted }
+        let deleted = objects.filter { $0.isDeleted && !$0.isInserted }
+        let updated = objects.filter { $0.isUpdated }
+        guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
+            changedObjects.removeAll()
+            return
+        }
+        var errors: [CoreDataError] = []
+        for object in inserted { collect(&errors) { try object.validateForInsert() } }
+        for object in updated { collect(&errors) { try object.validateForUpdate() } }
+        for object in deleted { collect(&errors) { try object.validateForDelete() } }
+        if !errors.isEmpty {
+            throw errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors)
+        }
+        let written = inserted + updated + deleted
+        let store = try coordinator.store(for: written[0].entity)
+        for object in written.dropFirst() where try coordinator.store(for: object.entity) !== store {
+            throw CoreDataError(.persistentStoreSave, "saving to several stores at once is not supported yet")
+        }
+        guard let sqliteStore = store as? NSSQLiteStore else {
+            throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(store.type) stores cannot save yet")
+        }
+        let request = SaveRequest(inserted: inserted, updated: updated, deleted: deleted)
+        let outcome: SaveOutcome
+        do {
+            outcome = try coordinator.withLock { try sqliteStore.save(request) }
+        } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
+            // Resolve once with the store's current rows, then write again; a second conflict is reported.
+            let conflicting = (updated + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
+            let fresh = try coordinator.withLock { try sqliteStore.snapshots(for: conflicting.map(\.objectID)) }
+            mergePolicy.resolve(conflicting, storeSnapshots: fresh)
+            outcome = try coordinator.withLock {
+                try sqliteStore.save(SaveRequest(inserted: inserted, updated: updated.filter(\.hasChanges), deleted: deleted))
+            }
+        }
+        didSave(outcome: outcome, inserted: inserted, updated: updated, deleted: deleted, coordinator: coordinator)
+        coordinator.statistics.record { $0.saves += 1 }
+        postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// Assigns permanent IDs before a save, so they can be handed to other contexts early.
+    public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
+        // IDs are allocated with the save itself; saving only the insertions would change semantics, so this
+        // allocates keys now and the save reuses them.
+        let temporary = objects.filter { $0.objectID.isTemporaryID }
+        guard !temporary.isEmpty, let coordinator = persistentStoreCoordinator else { return }
+        guard let store = try coordinator.store(for: temporary[0].entity) as? NSSQLiteStore else { return }
+        let ids = try coordinator.withLock { try store.reservePrimaryKeys(for: temporary) }
+        for object in temporary {
+            guard let id = ids[ObjectIdentifier(object)] else { continue }
+            rekey(object, to: id)
+        }
+    }
+
+    private func collect(_ errors: inout [CoreDataError], _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch let error as CoreDataError {
+            errors += error.code == .validationMultipleErrors ? error.detailedErrors : [error]
+        } catch {
+            errors.append(CoreDataError(.managedObjectValidation, "\(error)", underlyingError: error))
+        }
+    }
+
+    /// Brings the objects in line with what the store now holds.
+    private func didSave(outcome: SaveOutcome, inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
+                         coordinator: NSPersistentStoreCoordinator) {
+        for object in inserted {
+            if let id = outcome.permanentIDs[ObjectIdentifier(object)] { rekey(object, to: id) }
+        }
+        // Relationship values still hold temporary IDs of objects saved together; replace them.
+        let replacements = Dictionary(inserted.compactMap { object in
+            outcome.permanentIDs[ObjectIdentifier(object)].map { _ in (object.changes.temporaryID ?? object.objectID, object.objectID) }
+        }, uniquingKeysWith: { first, _ in first })
+        for object in inserted + updated {
+            object.replaceObjectIDs(replacements)
+            object.snapshotVersion = outcome.versions[ObjectIdentifier(object)] ?? object.snapshotVersion
+            object.changes.reset()
+            if let values = object.storedValues {
+                coordinator.rowCache.store(Snapshot(values: values, version: object.snapshotVersion), for: object.objectID)
+            }
+        }
+        for object in deleted {
+            coordinator.rowCache.remove(object.objectID)
+            registry.removeValue(forKey: object.objectID)
+            object.changes.reset()
+            object.managedObjectContext = nil
+        }
+        changedObjects.removeAll()
+    }
+
+    /// Moves an object from its temporary ID to a permanent one in the registry.
+    func rekey(_ object: NSManagedObject, to id: NSManagedObjectID) {
+        guard object.objectID != id else { return }
+        registry.removeValue(forKey: object.objectID)
+        if object.changes.temporaryID == nil { object.changes.temporaryID = object.objectID }
+        object.objectID = id
+        registry[id] = WeakObject(object)
+    }
+}
+
+extension NSManagedObject {
+    /// Rewrites relationship values that refer to objects whose IDs changed in a save.
+    func replaceObjectIDs(_ replacements: [NSManagedObjectID: NSManagedObjectID]) {
+        guard !replacements.isEmpty else { return }
+        if var values = storedValues {
+            for index in values.indices {
+                if case .toOne(let id) = values[index], let replacement = replacements[id] { values[index] = .toOne(replacement) }
+            }
+            storedValues = values
+        }
+        for (name, ids) in toManyValues {
+            toManyValues[name] = ids.map { replacements[$0] ?? $0 }
+        }
+    }
+}

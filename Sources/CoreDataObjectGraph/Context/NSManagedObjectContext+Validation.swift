@@ -1,0 +1,111 @@
+import CoreDataModel
+import Foundation
+
+extension NSManagedObject {
+    /// Deny delete rules: a deleted object may not leave destinations behind through a Deny relationship.
+    func validateDenyRules() throws {
+        var errors: [CoreDataError] = []
+        for relationship in entity.allProperties.compactMap({ $0 as? NSRelationshipDescription }) where relationship.deleteRule == .denyDeleteRule {
+            let remaining = objectIDs(forRelationshipNamed: relationship.name).filter { id in
+                !(managedObjectContext?.registeredObject(for: id)?.isDeleted ?? false)
+            }
+            if !remaining.isEmpty {
+                errors.append(validationError(.validationRelationshipDeniedDelete, relationship.name,
+                                              "cannot be deleted while \(relationship.name) holds \(remaining.count) object(s) (delete rule Deny)"))
+            }
+        }
+        try Self.throwIfAny(errors)
+    }
+
+    /// Checks every stored attribute and relationship against the model: optionality, bounds, patterns, counts.
+    func validateStoredProperties() throws {
+        var errors: [CoreDataError] = []
+        for property in entity.allProperties where !property.isTransient {
+            if let attribute = property as? NSAttributeDescription {
+                if attribute is NSDerivedAttributeDescription { continue }
+                errors += validate(attribute)
+            } else if let relationship = property as? NSRelationshipDescription {
+                errors += validate(relationship)
+            }
+        }
+        try Self.throwIfAny(errors)
+    }
+
+    private func validate(_ attribute: NSAttributeDescription) -> [CoreDataError] {
+        let value = attributeValue(forKey: attribute.name)
+        guard let value else {
+            if let index = slots.index(of: attribute.name), case .externalData? = storedValues?[index] { return [] }
+            return attribute.isOptional ? [] : [validationError(.validationMissingMandatoryProperty, attribute.name, "is required")]
+        }
+        var errors: [CoreDataError] = []
+        let minimum = attribute.minimumValueString.flatMap(Double.init), maximum = attribute.maximumValueString.flatMap(Double.init)
+        switch value {
+        case .string(let string):
+            let length = Double(string.count)
+            if let minimum, length < minimum { errors.append(validationError(.validationStringTooShort, attribute.name, "is shorter than \(Int(minimum)) characters")) }
+            if let maximum, length > maximum { errors.append(validationError(.validationStringTooLong, attribute.name, "is longer than \(Int(maximum)) characters")) }
+            if let pattern = attribute.regularExpressionString, !pattern.isEmpty {
+                let matches = (try? NSRegularExpression(pattern: "^(?:\(pattern))$"))
+                    .map { $0.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil } ?? false
+                if !matches { errors.append(validationError(.validationStringPatternMatching, attribute.name, "does not match \(pattern)")) }
+            }
+        case .integer, .double, .float, .decimal:
+            let number: Double
+            switch value {
+            case .integer(let v): number = Double(v)
+            case .double(let v): number = v
+            case .float(let v): number = Double(v)
+            case .decimal(let v): number = NSDecimalNumber(decimal: v).doubleValue
+            default: number = 0
+            }
+            if let minimum, number < minimum { errors.append(validationError(.validationNumberTooSmall, attribute.name, "is less than \(attribute.minimumValueString!)")) }
+            if let maximum, number > maximum { errors.append(validationError(.validationNumberTooLarge, attribute.name, "is greater than \(attribute.maximumValueString!)")) }
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            if let minimum, seconds < minimum { errors.append(validationError(.validationDateTooSoon, attribute.name, "is earlier than allowed")) }
+            if let maximum, seconds > maximum { errors.append(validationError(.validationDateTooLate, attribute.name, "is later than allowed")) }
+        case .data(let data):
+            if let minimum, Double(data.count) < minimum { errors.append(validationError(.validationStringTooShort, attribute.name, "is shorter than \(Int(minimum)) bytes")) }
+            if let maximum, Double(data.count) > maximum { errors.append(validationError(.validationStringTooLong, attribute.name, "is longer than \(Int(maximum)) bytes")) }
+        default:
+            break
+        }
+        return errors
+    }
+
+    private func validate(_ relationship: NSRelationshipDescription) -> [CoreDataError] {
+        if !relationship.isToMany {
+            return objectIDForToOne(relationship.name) == nil && !relationship.isOptional
+                ? [validationError(.validationMissingMandatoryProperty, relationship.name, "is required")] : []
+        }
+        let count = objectIDs(forRelationshipNamed: relationship.name).count
+        if count == 0 && relationship.isOptional { return [] }
+        if count < relationship.minCount || (count == 0 && !relationship.isOptional) {
+            return [validationError(.validationRelationshipLacksMinimumCount, relationship.name, "holds \(count) object(s), fewer than \(max(1, relationship.minCount))")]
+        }
+        if relationship.maxCount > 0 && count > relationship.maxCount {
+            return [validationError(.validationRelationshipExceedsMaximumCount, relationship.name, "holds \(count) object(s), more than \(relationship.maxCount)")]
+        }
+        return []
+    }
+
+    func validationError(_ code: CoreDataError.Code, _ key: String, _ problem: String) -> CoreDataError {
+        var error = CoreDataError(code, "\(entity.name).\(key) \(problem) (\(objectID.uriRepresentation().absoluteString))",
+                                  affectedObjectIDs: [objectID])
+        error.validationKey = key
+        return error
+    }
+
+    static func throwIfAny(_ errors: [CoreDataError]) throws {
+        guard !errors.isEmpty else { return }
+        if errors.count == 1 { throw errors[0] }
+        throw multipleErrors(errors)
+    }
+
+    static func multipleErrors(_ errors: [CoreDataError]) -> CoreDataError {
+        var error = CoreDataError(.validationMultipleErrors, "\(errors.count) validation errors: " + errors.map(\.message).joined(separator: "; "),
+                                  affectedObjectIDs: errors.flatMap(\.affectedObjectIDs))
+        error.detailedErrors = errors
+        return error
+    }
+}

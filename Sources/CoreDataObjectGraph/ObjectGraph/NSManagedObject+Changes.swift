@@ -1,0 +1,157 @@
+import CoreDataModel
+import Foundation
+
+extension NSManagedObject {
+    public var isInserted: Bool { changes.isInserted }
+    public var isDeleted: Bool { changes.isDeleted }
+    /// Whether the object has stored changes that a save would write.
+    public var isUpdated: Bool { !changes.isInserted && !changes.isDeleted && (!changes.changedSlots.isEmpty || !changes.committedToMany.isEmpty) }
+    public var hasChanges: Bool { changes.hasChanges }
+
+    /// The changed stored properties and their new values (to-many relationships as sets of objects).
+    public func changedValues() -> [String: Any] {
+        var result: [String: Any] = [:]
+        for slot in changes.changedSlots {
+            let name = slots.properties[slot].name
+            result[name] = value(forKey: name) ?? NSNull()
+        }
+        for name in changes.committedToMany.keys {
+            result[name] = value(forKey: name) ?? NSNull()
+        }
+        return result
+    }
+
+    /// The values of `keys` (all stored properties when nil) as last fetched or saved, before unsaved changes.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+        let committed = changes.committedStoredValues ?? storedValues ?? []
+        var result: [String: Any] = [:]
+        for (index, property) in slots.properties.enumerated() where keys?.contains(property.name) ?? true {
+            guard index < committed.count else { continue }
+            switch committed[index] {
+            case .attribute(let value): result[property.name] = value.anyValue
+            case .toOne(let id): result[property.name] = managedObjectContext?.object(with: id)
+            case .null, .externalData: result[property.name] = NSNull()
+            }
+        }
+        return result
+    }
+
+    // MARK: Setting values
+
+    /// Sets a property: an attribute to a value of its type (or nil), a to-one relationship to an object (or nil),
+    /// a to-many relationship to a `Set<NSManagedObject>` or an array. Inverse relationships follow.
+    /// A value of the wrong type traps, as Apple's KVC raises.
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard let property = entity.propertiesByName[key] else {
+            preconditionFailure("[<\(entity.name)> setValue:forUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
+        }
+        if property.isTransient {
+            transientValues[key] = value
+            return
+        }
+        switch property {
+        case let attribute as NSAttributeDescription:
+            guard let slot = slots.index(of: key) else { return }
+            let stored: StoredValue
+            do {
+                stored = try StoredValue(assigning: value, to: attribute)
+            } catch {
+                preconditionFailure("\(entity.name).\(key): \(error)")
+            }
+            setStoredValue(stored, atSlot: slot)
+        case let relationship as NSRelationshipDescription:
+            if relationship.isToMany {
+                let objects: [NSManagedObject]
+                switch value {
+                case nil: objects = []
+                case let set as Set<NSManagedObject>: objects = Array(set)
+                case let array as [NSManagedObject]: objects = array
+                default: preconditionFailure("\(entity.name).\(key) takes a Set<NSManagedObject> or [NSManagedObject], not \(type(of: value!))")
+                }
+                setToMany(relationship, to: objects.map(\.objectID), maintainingInverse: true)
+            } else {
+                guard value == nil || value is NSManagedObject else {
+                    preconditionFailure("\(entity.name).\(key) takes an NSManagedObject, not \(type(of: value!))")
+                }
+                setToOne(relationship, to: value as? NSManagedObject, maintainingInverse: true)
+            }
+        default:
+            preconditionFailure("\(entity.name).\(key) cannot be set")
+        }
+    }
+
+    /// Changes one stored slot, remembering the committed values on the first change.
+    func setStoredValue(_ value: StoredValue, atSlot slot: Int) {
+        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+        guard var values = storedValues, slot < values.count else { return }
+        if values[slot] == value { return }
+        if changes.committedStoredValues == nil { changes.committedStoredValues = values }
+        let previous = values[slot]
+        managedObjectContext?.registerUndo(for: self) { object in object.setStoredValue(previous, atSlot: slot) }
+        values[slot] = value
+        storedValues = values
+        // A value set back to what was saved is no change (undo relies on this).
+        if changes.committedStoredValues?[slot] == value {
+            changes.changedSlots.remove(slot)
+        } else {
+            changes.changedSlots.insert(slot)
+        }
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    func setToOne(_ relationship: NSRelationshipDescription, to destination: NSManagedObject?, maintainingInverse: Bool) {
+        guard let slot = slots.index(of: relationship.name) else { return }
+        let oldID = objectIDForToOne(relationship.name)
+        if oldID == destination?.objectID { return }
+        setStoredValue(destination.map { .toOne($0.objectID) } ?? .null, atSlot: slot)
+        guard maintainingInverse, let inverse = relationship.inverseRelationship, let context = managedObjectContext else { return }
+        if let oldID { context.object(with: oldID).removeFromInverse(inverse, object: self) }
+        destination?.addToInverse(inverse, object: self)
+    }
+
+    func setToMany(_ relationship: NSRelationshipDescription, to ids: [NSManagedObjectID], maintainingInverse: Bool) {
+        let old = objectIDs(forRelationshipNamed: relationship.name)
+        var unique: [NSManagedObjectID] = []
+        var seen = Set<NSManagedObjectID>()
+        for id in ids where seen.insert(id).inserted { unique.append(id) }
+        if old == unique { return }
+        if changes.committedToMany[relationship.name] == nil { changes.committedToMany[relationship.name] = old }
+        // Each side of a relationship records its own previous value, so undoing restores both ends.
+        managedObjectContext?.registerUndo(for: self) { object in object.setToMany(relationship, to: old, maintainingInverse: false) }
+        toManyValues[relationship.name] = unique
+        if changes.committedToMany[relationship.name] == unique { changes.committedToMany.removeValue(forKey: relationship.name) }
+        managedObjectContext?.objectDidChange(self)
+        guard maintainingInverse, let inverse = relationship.inverseRelationship, let context = managedObjectContext else { return }
+        let oldSet = Set(old)
+        for id in old where !seen.contains(id) { context.object(with: id).removeFromInverse(inverse, object: self) }
+        for id in unique where !oldSet.contains(id) { context.object(with: id).addToInverse(inverse, object: self) }
+    }
+
+    /// Makes `object` a destination of this object's `relationship` (the inverse side of a change elsewhere).
+    func addToInverse(_ relationship: NSRelationshipDescription, object: NSManagedObject) {
+        if relationship.isToMany {
+            var ids = objectIDs(forRelationshipNamed: relationship.name)
+            guard !ids.contains(object.objectID) else { return }
+            ids.append(object.objectID)
+            setToMany(relationship, to: ids, maintainingInverse: false)
+        } else {
+            // A to-one inverse moves: the object it pointed to loses this object from its side.
+            if let previous = objectIDForToOne(relationship.name), previous != object.objectID,
+               let inverse = relationship.inverseRelationship, let context = managedObjectContext {
+                context.object(with: previous).removeFromInverse(inverse, object: self)
+            }
+            setToOne(relationship, to: object, maintainingInverse: false)
+        }
+    }
+
+    func removeFromInverse(_ relationship: NSRelationshipDescription, object: NSManagedObject) {
+        if relationship.isToMany {
+            let ids = objectIDs(forRelationshipNamed: relationship.name)
+            guard ids.contains(object.objectID) else { return }
+            setToMany(relationship, to: ids.filter { $0 != object.objectID }, maintainingInverse: false)
+        } else if objectIDForToOne(relationship.name) == object.objectID {
+            setToOne(relationship, to: nil, maintainingInverse: false)
+        }
+    }
+}

@@ -1,0 +1,262 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+import SQLiteDatabase
+
+/// What a context asks a store to write in one save.
+struct SaveRequest {
+    var inserted: [NSManagedObject]
+    var updated: [NSManagedObject]
+    var deleted: [NSManagedObject]
+}
+
+/// What the store wrote: permanent IDs for inserted objects, new versions for every written object.
+struct SaveOutcome {
+    var permanentIDs: [ObjectIdentifier: NSManagedObjectID] = [:]
+    var versions: [ObjectIdentifier: Int64] = [:]
+}
+
+extension NSSQLiteStore {
+    /// Values at or above this size go to a file in the store's support folder when the attribute allows it.
+    static let externalStorageThreshold = 128 * 1024
+
+    /// Writes a save in one transaction, as Core Data writes its format: new primary keys from `Z_MAX`,
+    /// `Z_OPT` = 1 on insert and + 1 on every update, join-table rows and order keys, optimistic locking on
+    /// updates and deletes. Any failure rolls the whole save back and leaves the file as it was.
+    func save(_ request: SaveRequest) throws -> SaveOutcome {
+        guard !isReadOnly && !connection.isReadOnly else {
+            throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "the store") is open read-only; nothing was written")
+        }
+        var outcome = SaveOutcome()
+        var writtenFiles: [URL] = []
+        do {
+            try connection.inTransaction(.immediate) {
+                try allocatePrimaryKeys(for: request.inserted, into: &outcome)
+                let resolve: (NSManagedObjectID) -> NSManagedObjectID = { id in
+                    guard id.isTemporaryID else { return id }
+                    return request.inserted.first { $0.objectID == id }.flatMap { outcome.permanentIDs[ObjectIdentifier($0)] } ?? id
+                }
+                var conflicts: [NSManagedObjectID] = []
+                for object in request.inserted {
+                    try insertRow(for: object, id: outcome.permanentIDs[ObjectIdentifier(object)]!, resolve: resolve, files: &writtenFiles)
+                    outcome.versions[ObjectIdentifier(object)] = 1
+                }
+                for object in request.updated {
+                    if try updateRow(for: object, resolve: resolve, files: &writtenFiles) {
+                        outcome.versions[ObjectIdentifier(object)] = object.snapshotVersion + 1
+                    } else {
+                        conflicts.append(object.objectID)
+                    }
+                }
+                for object in request.deleted where !(try deleteRow(for: object)) {
+                    conflicts.append(object.objectID)
+                }
+                guard conflicts.isEmpty else {
+                    throw CoreDataError(
+                        .managedObjectMerge,
+                        "optimistic locking failure: \(conflicts.count) object(s) changed or were deleted in the store since they were read: "
+                            + conflicts.map { $0.uriRepresentation().absoluteString }.joined(separator: ", "),
+                        affectedObjectIDs: conflicts)
+                }
+                try writeRelationshipChanges(request.inserted + request.updated, resolve: resolve)
+            }
+        } catch {
+            for file in writtenFiles { try? FileManager.default.removeItem(at: file) }
+            if let error = error as? CoreDataError { throw error }
+            if let error = error as? SQLiteError {
+                throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "store"): the save was rolled back: \(error.description)", underlyingError: error)
+            }
+            throw error
+        }
+        return outcome
+    }
+
+    // MARK: Rows
+
+    /// New primary keys per inheritance tree, from the root entity's `Z_MAX`, which then advances.
+    func allocatePrimaryKeys(for objects: [NSManagedObject], into outcome: inout SaveOutcome) throws {
+        // Objects given permanent IDs early (`obtainPermanentIDs`) keep them.
+        for object in objects where !object.objectID.isTemporaryID {
+            outcome.permanentIDs[ObjectIdentifier(object)] = object.objectID
+        }
+        let byRoot = Dictionary(grouping: objects.filter { $0.objectID.isTemporaryID }) { $0.entity.rootEntity.name }
+        for (rootName, group) in byRoot.sorted(by: { $0.key < $1.key }) {
+            guard let root = layout.numbering[rootName] else { continue }
+            let current = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [.integer(Int64(root))])?.int64Value ?? 0
+            try connection.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
+                                   arguments: [.integer(current + Int64(group.count)), .integer(Int64(root))])
+            for (offset, object) in group.enumerated() {
+                outcome.permanentIDs[ObjectIdentifier(object)] =
+                    NSManagedObjectID(entity: object.entity, storeIdentifier: identifier, primaryKey: current + 1 + Int64(offset))
+            }
+        }
+    }
+
+    private func insertRow(for object: NSManagedObject, id: NSManagedObjectID, resolve: (NSManagedObjectID) -> NSManagedObjectID,
+                           files: inout [URL]) throws {
+        guard let table = layout.table(forEntity: object.entity.name), let number = layout.numbering[object.entity.name] else { return }
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values: [SQLiteValue] = [.integer(id.primaryKey), .integer(Int64(number)), .integer(1)]
+        for (slot, property) in object.slots.properties.enumerated() {
+            for (column, value) in try columnValues(of: object, slot: slot, property: property, resolve: resolve, files: &files) {
+                columns.append(column)
+                values.append(value)
+            }
+        }
+        let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
+        try execute(sql, values)
+    }
+
+    /// Updates the changed columns and the version; false when the row's version is no longer the one read.
+    private func updateRow(for object: NSManagedObject, resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> Bool {
+        guard let table = layout.table(forEntity: object.entity.name) else { return true }
+        var assignments: [String] = []
+        var values: [SQLiteValue] = []
+        for slot in object.changes.changedSlots.sorted() {
+            for (column, value) in try columnValues(of: object, slot: slot, property: object.slots.properties[slot], resolve: resolve, files: &files) {
+                assignments.append("\(column) = ?")
+                values.append(value)
+            }
+        }
+        assignments.append("Z_OPT = Z_OPT + 1")
+        let sql = "UPDATE \(table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        try execute(sql, values + [.integer(object.objectID.primaryKey), .integer(object.snapshotVersion)])
+        return connection.changes == 1
+    }
+
+    private func deleteRow(for object: NSManagedObject) throws -> Bool {
+        guard let table = layout.table(forEntity: object.entity.name) else { return true }
+        try execute("DELETE FROM \(table.name) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(object.objectID.primaryKey), .integer(object.snapshotVersion)])
+        let deleted = connection.changes == 1
+        for join in layout.joinTables {
+            if object.entity.isKind(of: model.entitiesByName[join.entityName] ?? object.entity) || join.entityName == object.entity.name {
+                try execute("DELETE FROM \(join.name) WHERE \(join.sourceKeyColumn) = ?", [.integer(object.objectID.primaryKey)])
+            }
+            if let other = model.entitiesByName[join.inverseEntityName], object.entity.isKind(of: other) {
+                try execute("DELETE FROM \(join.name) WHERE \(join.destinationKeyColumn) = ?", [.integer(object.objectID.primaryKey)])
+            }
+        }
+        return deleted
+    }
+
+    /// The columns one slot writes: an attribute's column, or a to-one's key, entity number and order key.
+    private func columnValues(of object: NSManagedObject, slot: Int, property: NSPropertyDescription,
+                              resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> [(String, SQLiteValue)] {
+        guard let mapped = layout.columns(forProperty: property.name, ofEntity: object.entity.name),
+              let stored = object.storedValues?[slot] else { return [] }
+        if let attribute = property as? NSAttributeDescription {
+            if attribute is NSDerivedAttributeDescription { return [] }  // triggers maintain derived columns
+            return [(mapped.value, try encode(stored, for: attribute, files: &files))]
+        }
+        guard let relationship = property as? NSRelationshipDescription else { return [] }
+        var result: [(String, SQLiteValue)] = []
+        if case .toOne(let target) = stored {
+            let id = resolve(target)
+            result.append((mapped.value, .integer(id.primaryKey)))
+            if let column = mapped.entityNumber { result.append((column, .integer(Int64(layout.numbering[id.entity.name] ?? 0)))) }
+            if let column = mapped.orderKey, let inverse = relationship.inverseRelationship,
+               let owner = object.managedObjectContext?.registeredObject(for: target) {
+                let position = owner.objectIDs(forRelationshipNamed: inverse.name).firstIndex(of: object.objectID) ?? 0
+                result.append((column, .integer(Int64(position + 1))))
+            }
+        } else {
+            result.append((mapped.value, .null))
+            if let column = mapped.entityNumber { result.append((column, .null)) }
+            if let column = mapped.orderKey { result.append((column, .null)) }
+        }
+        return result
+    }
+
+    /// A stored value in Core Data's column encoding (store format reference §4.4, §7).
+    func encode(_ stored: StoredValue, for attribute: NSAttributeDescription, files: inout [URL]) throws -> SQLiteValue {
+        guard case .attribute(let value) = stored else {
+            if case .externalData(let reference) = stored { return .blob([2] + Array(reference.utf8) + [0]) }
+            return .null
+        }
+        switch value {
+        case .integer(let v): return .integer(v)
+        case .boolean(let v): return .integer(v ? 1 : 0)
+        case .double(let v): return .real(v)
+        case .float(let v): return .real(Double(v))
+        case .decimal(let v): return .real(NSDecimalNumber(decimal: v).doubleValue)
+        case .string(let v): return .text(v)
+        case .date(let v): return .real(v.timeIntervalSinceReferenceDate)
+        case .uuid(let v): return .blob(withUnsafeBytes(of: v.uuid) { Array($0) })
+        case .uri(let v): return .text(v.absoluteString)
+        case .data(let data):
+            guard attribute.allowsExternalBinaryDataStorage else { return .blob([UInt8](data)) }
+            guard data.count >= Self.externalStorageThreshold, let url else { return .blob([1] + [UInt8](data)) }
+            let name = UUID().uuidString
+            let directory = externalDataDirectory(for: url)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent(name)
+            try data.write(to: file, options: .atomic)
+            files.append(file)
+            return .blob([2] + Array(name.utf8) + [0])
+        }
+    }
+
+    // MARK: Relationships stored outside the row
+
+    /// Join-table rows for many-to-many changes, and order keys for ordered relationships.
+    private func writeRelationshipChanges(_ objects: [NSManagedObject], resolve: (NSManagedObjectID) -> NSManagedObjectID) throws {
+        for object in objects {
+            let changedNames = object.isInserted
+                ? Set(object.toManyValues.keys) : Set(object.changes.committedToMany.keys)
+            for name in changedNames.sorted() {
+                guard let relationship = object.entity.relationshipsByName[name], relationship.isToMany else { continue }
+                let current = object.toManyValues[name] ?? []
+                let committed = object.isInserted ? [] : (object.changes.committedToMany[name] ?? [])
+                let source = resolve(object.objectID)
+                if let join = layout.joinTable(forRelationship: name, ofEntity: object.entity.name) {
+                    try writeJoinRows(join, relationship: relationship, source: source, current: current.map(resolve),
+                                      committed: committed.map(resolve))
+                } else if relationship.isOrdered, let inverse = relationship.inverseRelationship, let owner = inverse.entity,
+                          let mapped = layout.columns(forProperty: inverse.name, ofEntity: owner.name), let orderKey = mapped.orderKey,
+                          let table = layout.table(forEntity: owner.name) {
+                    for (position, child) in current.map(resolve).enumerated() {
+                        try execute("UPDATE \(table.name) SET \(orderKey) = ? WHERE Z_PK = ?", [.integer(Int64(position + 1)), .integer(child.primaryKey)])
+                    }
+                }
+            }
+        }
+    }
+
+    private func writeJoinRows(_ join: JoinTable, relationship: NSRelationshipDescription, source: NSManagedObjectID,
+                               current: [NSManagedObjectID], committed: [NSManagedObjectID]) throws {
+        // Both sides of a changed pair may arrive here: deletes are idempotent and inserts ignore duplicates.
+        let declaredHere = join.relationshipName == relationship.name
+        let mine = declaredHere ? join.sourceKeyColumn : join.destinationKeyColumn
+        let theirs = declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn
+        let order = declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn
+        let currentKeys = Set(current.map(\.primaryKey)), committedKeys = Set(committed.map(\.primaryKey))
+        for removed in committedKeys.subtracting(currentKeys) {
+            try execute("DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?", [.integer(source.primaryKey), .integer(removed)])
+        }
+        for added in current where !committedKeys.contains(added.primaryKey) {
+            try execute("INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)", [.integer(source.primaryKey), .integer(added.primaryKey)])
+        }
+        if let order {
+            for (position, destination) in current.enumerated() {
+                try execute("UPDATE \(join.name) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?",
+                            [.integer(Int64(position + 1)), .integer(source.primaryKey), .integer(destination.primaryKey)])
+            }
+        }
+    }
+
+    private func execute(_ sql: String, _ bindings: [SQLiteValue]) throws {
+        try run(sql, bindings) { statement in try statement.run() }
+    }
+}
+
+extension NSSQLiteStore {
+    /// Reserves primary keys for objects not saved yet (`obtainPermanentIDs(for:)`), advancing `Z_MAX` at once.
+    func reservePrimaryKeys(for objects: [NSManagedObject]) throws -> [ObjectIdentifier: NSManagedObjectID] {
+        guard !isReadOnly && !connection.isReadOnly else {
+            throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "the store") is open read-only")
+        }
+        var outcome = SaveOutcome()
+        try connection.inTransaction(.immediate) { try allocatePrimaryKeys(for: objects, into: &outcome) }
+        return outcome.permanentIDs
+    }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import CoreDataModel
+import CoreDataObjectGraph
+import CoreDataSQLiteFormat
+import Foundation
+import KeyValueCoding
+
+/// `coredata create STORE --model M`: an empty store for a model, as Apple's Core Data creates one.
+struct CreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create", abstract: "Create an empty store for a model, as Apple's Core Data would.")
+
+    @Argument(help: "The store to create (.sqlite); it must not exist.") var store: String
+    @Option(help: "The model (.xcdatamodeld, .xcdatamodel, .momd, .mom).") var model: String
+    @Option(help: "The store type: sqlite (xml and binary stores are not written yet).") var type: String = "sqlite"
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        global.apply()
+        guard type == "sqlite" else { throw CommandFailure("--type \(type): only sqlite stores can be created so far") }
+        do {
+            let loaded = try ModelLoader.loadModel(at: URL(fileURLWithPath: model))
+            let uuid = try SQLiteStoreCreator.createStore(at: URL(fileURLWithPath: store), model: loaded)
+            print("created \(store) (UUID \(uuid)) with \(loaded.entities.count) entities")
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+    }
+}
+
+/// `coredata insert STORE ENTITY KEY=VALUE…`: one object inserted through a context, with validation and inverses.
+struct InsertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insert", abstract: "Insert one object (validated, inverses maintained) and print its object ID.",
+        discussion: "Values: numbers, true/false, ISO 8601 dates, UUIDs, 0x… bytes, NULL; to-one relationships take pN or an object URI.")
+
+    @Argument(help: "The store (.sqlite).") var store: String
+    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "KEY=VALUE assignments.") var values: [String] = []
+    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        global.apply()
+        try EditRunner.run {
+            let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
+            let description = try session.entity(named: entity)
+            guard !description.isAbstract else { throw CommandFailure("\(entity) is abstract; insert one of its subentities") }
+            let assignments = try ValueParsing.assignments(values)
+            let id = try session.context.performAndWait {
+                let object = NSManagedObject(entity: description, insertInto: session.context)
+                try ValueParsing.apply(assignments, to: object, session: session)
+                try session.context.save()
+                return object.objectID
+            }
+            print(id.uriRepresentation().absoluteString)
+        }
+    }
+}
+
+/// `coredata set STORE ENTITY PREDICATE KEY=VALUE… [--yes]`: update the matching objects through a context.
+struct SetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Update the objects matching a predicate; asks before changing more than one.")
+
+    @Argument(help: "The store (.sqlite).") var store: String
+    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "A predicate selecting the objects.") var predicate: String
+    @Argument(help: "KEY=VALUE assignments.") var values: [String]
+    @Flag(help: "Change several objects without asking.") var yes = false
+    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        global.apply()
+        try EditRunner.run {
+            let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
+            _ = try session.entity(named: entity)
+            let assignments = try ValueParsing.assignments(values)
+            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+            request.predicate = try FetchOptions.predicate(predicate)
+            try session.context.performAndWait {
+                let objects = try session.context.fetch(request)
+                try ChangeConfirmation.confirm(objects.count, "change", yes: yes)
+                var report: [String] = []
+                for object in objects {
+                    let before = object.committedValues(forKeys: assignments.map(\.key))
+                    try ValueParsing.apply(assignments, to: object, session: session)
+                    let changes = assignments.map { assignment in
+                        "\(assignment.key): \(ValueFormatting.text(before[assignment.key].flatMap { $0 is NSNull ? nil : $0 })) → "
+                            + ValueFormatting.text(object.value(forKey: assignment.key))
+                    }
+                    report.append("\(object.objectID.uriRepresentation().absoluteString)  " + changes.joined(separator: ", "))
+                }
+                try session.context.save()
+                report.forEach { print($0) }
+                print("changed \(objects.count) object\(objects.count == 1 ? "" : "s")")
+            }
+        }
+    }
+}
+
+/// `coredata delete STORE ENTITY PREDICATE [--yes]`: delete the matching objects, applying delete rules.
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete the objects matching a predicate, with their delete rules; asks before deleting more than one.")
+
+    @Argument(help: "The store (.sqlite).") var store: String
+    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "A predicate selecting the objects.") var predicate: String
+    @Flag(help: "Delete several objects without asking.") var yes = false
+    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        global.apply()
+        try EditRunner.run {
+            let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
+            _ = try session.entity(named: entity)
+            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+            request.predicate = try FetchOptions.predicate(predicate)
+            try session.context.performAndWait {
+                let objects = try session.context.fetch(request)
+                try ChangeConfirmation.confirm(objects.count, "delete", yes: yes)
+                objects.forEach(session.context.delete)
+                session.context.processPendingChanges()
+                let deleted = session.context.deletedObjects.sorted { $0.objectID.description < $1.objectID.description }
+                let nullified = session.context.updatedObjects.count
+                try session.context.save()
+                deleted.forEach { print("deleted \($0.objectID.uriRepresentation().absoluteString)") }
+                print("deleted \(deleted.count) object\(deleted.count == 1 ? "" : "s") (\(objects.count) matched, the rest by cascade); \(nullified) related object\(nullified == 1 ? "" : "s") updated")
+            }
+        }
+    }
+}
+
+/// Runs an editing command, turning every library error into a one-line failure; the store is untouched on
+/// any error because saves are one transaction.
+enum EditRunner {
+    static func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch let error as CoreDataError where error.code == .validationMultipleErrors {
+            throw CommandFailure("nothing was saved: " + error.detailedErrors.map(\.message).joined(separator: "; "))
+        } catch let error as CoreDataError {
+            throw CommandFailure("nothing was saved: \(error.message)")
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+    }
+}

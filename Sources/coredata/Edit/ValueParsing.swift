@@ -1,0 +1,118 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+
+/// Turns the text of `KEY=VALUE` arguments into values of the property's type, naming the key and the expected
+/// form when the text does not fit. `NULL` sets no value.
+enum ValueParsing {
+    struct Assignment {
+        var key: String
+        var text: String
+    }
+
+    static func assignments(_ arguments: [String]) throws -> [Assignment] {
+        try arguments.map { argument in
+            guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+                throw CommandFailure("\"\(argument)\" is not KEY=VALUE")
+            }
+            return Assignment(key: String(argument[..<equals]), text: String(argument[argument.index(after: equals)...]))
+        }
+    }
+
+    /// The value for `attribute` written as `text`.
+    static func value(_ text: String, for attribute: NSAttributeDescription, entity: String) throws -> Any? {
+        if text == "NULL" { return nil }
+        func fail(_ expected: String) -> CommandFailure {
+            CommandFailure("\(entity).\(attribute.name) is \(attribute.attributeType.xcodeName): \"\(text)\" is not \(expected)")
+        }
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            guard let value = Int64(text) else { throw fail("an integer") }
+            return value
+        case .doubleAttributeType, .floatAttributeType:
+            guard let value = Double(text) else { throw fail("a number") }
+            return value
+        case .decimalAttributeType:
+            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { throw fail("a decimal number") }
+            return value
+        case .booleanAttributeType:
+            switch text.lowercased() {
+            case "true", "yes", "1": return true
+            case "false", "no", "0": return false
+            default: throw fail("true or false")
+            }
+        case .stringAttributeType:
+            return text
+        case .dateAttributeType:
+            if let date = try? Date(text, strategy: .iso8601) { return date }
+            if let date = try? Date(text + "T00:00:00Z", strategy: .iso8601) { return date }
+            throw fail("an ISO 8601 date (2024-05-01 or 2024-05-01T12:00:00Z)")
+        case .UUIDAttributeType:
+            guard let value = UUID(uuidString: text) else { throw fail("a UUID") }
+            return value
+        case .URIAttributeType:
+            guard let value = URL(string: text), value.scheme != nil else { throw fail("an absolute URI") }
+            return value
+        case .binaryDataAttributeType, .transformableAttributeType:
+            guard text.hasPrefix("0x"), text.count % 2 == 0 else { throw fail("hexadecimal bytes (0x…)") }
+            var bytes: [UInt8] = []
+            var index = text.index(text.startIndex, offsetBy: 2)
+            while index < text.endIndex {
+                let next = text.index(index, offsetBy: 2)
+                guard let byte = UInt8(text[index..<next], radix: 16) else { throw fail("hexadecimal bytes (0x…)") }
+                bytes.append(byte)
+                index = next
+            }
+            return Data(bytes)
+        case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
+            throw CommandFailure("\(entity).\(attribute.name) (\(attribute.attributeType.xcodeName)) cannot be set from the command line")
+        }
+    }
+
+    /// The destination of a to-one relationship written as `pN` or an object URI (`x-coredata://…/Entity/pN`).
+    static func object(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObject? {
+        if text == "NULL" { return nil }
+        guard let destination = relationship.destinationEntity else {
+            throw CommandFailure("\(relationship.name) has no destination entity")
+        }
+        var entity = destination
+        var keyText = text
+        if text.hasPrefix("x-coredata://"), let url = URL(string: text) {
+            let parts = url.pathComponents.filter { $0 != "/" }
+            guard parts.count == 2, let named = session.model.entitiesByName[parts[0]] else {
+                throw CommandFailure("\"\(text)\" is not an object URI of this store")
+            }
+            entity = named
+            keyText = parts[1]
+        }
+        guard keyText.hasPrefix("p"), let key = Int64(keyText.dropFirst()), entity.isKind(of: destination) else {
+            throw CommandFailure("\(relationship.name) takes an object of \(destination.name): pN or x-coredata://…/\(destination.name)/pN, not \"\(text)\"")
+        }
+        let uuid = session.coordinator.persistentStores.first?.identifier ?? ""
+        let id = NSManagedObjectID(entity: entity, storeIdentifier: uuid, primaryKey: key)
+        do {
+            return try session.context.existingObject(with: id)
+        } catch {
+            throw CommandFailure("\(relationship.name): no \(entity.name) with primary key \(key) in the store")
+        }
+    }
+
+    /// Applies assignments to an object, checking every key against the entity first.
+    static func apply(_ assignments: [Assignment], to object: NSManagedObject, session: StoreSession) throws {
+        for assignment in assignments {
+            guard let property = object.entity.propertiesByName[assignment.key] else {
+                throw CommandFailure("\(object.entity.name) has no property \"\(assignment.key)\"; it has: "
+                                     + object.entity.propertiesByName.keys.sorted().joined(separator: ", "))
+            }
+            switch property {
+            case let attribute as NSAttributeDescription:
+                if attribute.isReadOnly { throw CommandFailure("\(object.entity.name).\(attribute.name) is derived and cannot be set") }
+                object.setValue(try value(assignment.text, for: attribute, entity: object.entity.name), forKey: attribute.name)
+            case let relationship as NSRelationshipDescription where !relationship.isToMany:
+                object.setValue(try self.object(assignment.text, for: relationship, in: session), forKey: relationship.name)
+            default:
+                throw CommandFailure("\(object.entity.name).\(assignment.key) is a to-many relationship: set it from the other side")
+            }
+        }
+    }
+}

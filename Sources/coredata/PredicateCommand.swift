@@ -1,0 +1,113 @@
+import ArgumentParser
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+import Predicates
+import TerminalText
+
+/// `coredata predicate FORMAT`: parse a predicate and print its canonical format, evaluate it against a JSON
+/// value, or print the SQL a store would run for it.
+struct PredicateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predicate",
+        abstract: "Parse a predicate: print its canonical format, evaluate it, or show its SQL.",
+        discussion: """
+            Without options, prints the canonical format of FORMAT (as NSPredicate.predicateFormat). \
+            --evaluate JSON evaluates it against a JSON value (objects are dictionaries, arrays collections, and \
+            any other value stands for itself as SELF) and prints true or false. --sql prints the SQL fetch of \
+            --entity in --store, with its bindings. A predicate that does not parse is shown with a caret under \
+            the offending character.
+            """)
+
+    @Argument(help: "The predicate format string, such as 'name BEGINSWITH[cd] \"a\" AND age > 30'.")
+    var format: String
+
+    @Option(name: .long, help: ArgumentHelp("Evaluate against this JSON value and print true or false.", valueName: "json"))
+    var evaluate: String?
+
+    @Flag(name: .long, help: "Print the SQL a fetch of --entity in --store runs, and its bindings.")
+    var sql = false
+
+    @Option(name: .long, help: ArgumentHelp("The entity fetched (with --sql).", valueName: "entity"))
+    var entity: String?
+
+    @Option(name: .long, help: ArgumentHelp("The SQLite store (with --sql).", valueName: "store"))
+    var store: String?
+
+    @Option(name: .long, help: "A model to use for the store instead of the one it carries (with --sql).")
+    var model: String?
+
+    func validate() throws {
+        if sql && (entity == nil || store == nil) {
+            throw ValidationError("--sql needs --entity and --store")
+        }
+        if !sql && (entity != nil || store != nil || model != nil) {
+            throw ValidationError("--entity, --store and --model are used with --sql")
+        }
+    }
+
+    func run() throws {
+        let predicate: Predicates.NSPredicate
+        do {
+            predicate = try Predicates.NSPredicate(parsing: format)
+        } catch {
+            Self.fail("invalid predicate: \(error.reason)", diagnostic: error.caretDiagnostic)
+        }
+        if evaluate == nil && !sql {
+            print(TerminalSanitizer.sanitize(predicate.predicateFormat))
+        }
+        if let evaluate {
+            print(try Self.evaluate(predicate, json: evaluate) ? "true" : "false")
+        }
+        if sql, let entity, let store {
+            let storeModel = try Self.model(forStore: store, modelPath: model)
+            do {
+                let query = try PredicateSQLCompiler(model: storeModel).fetch(entityName: entity, predicate: predicate)
+                print(TerminalSanitizer.sanitize(query.debugDescription))
+            } catch {
+                Self.fail(error.description, diagnostic: error.caretDiagnostic)
+            }
+        }
+    }
+
+    /// Writes a message and a caret diagnostic to stderr and exits with the runtime-failure status: the
+    /// multi-line diagnostic does not fit ``CommandFailure``'s one-line message.
+    private static func fail(_ message: String, diagnostic: String) -> Never {
+        let text = "coredata: error: " + TerminalSanitizer.sanitize(message) + "\n"
+            + TerminalSanitizer.sanitize(diagnostic, layout: .multiLine) + "\n"
+        FileHandle.standardError.write(Data(text.utf8))
+        Foundation.exit(ExitStatus.runtimeFailure)
+    }
+
+    private static func evaluate(_ predicate: Predicates.NSPredicate, json: String) throws -> Bool {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+        } catch {
+            throw CommandFailure("--evaluate: not valid JSON: \(json)")
+        }
+        do {
+            return try PredicateEvaluator(evaluatedObject: object).evaluate(predicate.predicateNode)
+        } catch {
+            throw CommandFailure("cannot evaluate '\(predicate.predicateFormat)': \(error.reason)")
+        }
+    }
+
+    /// The store's model as `coredata schema` finds it: `--model` (the version matching the store's hashes),
+    /// else the store's model cache, else inferred from its tables.
+    private static func model(forStore path: String, modelPath: String?) throws -> NSManagedObjectModel {
+        do {
+            let store = try SQLiteStoreFile(path: path)
+            if let modelPath {
+                let versions = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
+                let hashes = store.metadata.versionHashes
+                return versions.versions.first { $0.model.entityVersionHashesByName == hashes }?.model
+                    ?? versions.currentModel
+            }
+            if let cached = try store.cachedModel() { return cached }
+            return try ModelInference(store: store).infer().model
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+    }
+}
