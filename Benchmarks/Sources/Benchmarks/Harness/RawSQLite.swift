@@ -43,7 +43,8 @@ final class RawDatabase {
 
     /// Registers `regexp(pattern, text)` so that SQL's `text REGEXP pattern` works, as a hand-written query needs
     /// for MATCHES (SQLite has the operator but no implementation). ICU-style patterns through NSRegularExpression,
-    /// anchored to the whole string as MATCHES is.
+    /// anchored to the whole string as MATCHES is. The compiled pattern is kept with the statement
+    /// (`sqlite3_set_auxdata`), the usual SQLite idiom, so it is compiled once per query and not once per row.
     func registerRegexp() throws {
         let code = sqlite3_create_function_v2(
             handle, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
@@ -52,9 +53,21 @@ final class RawDatabase {
                     sqlite3_result_int(context, 0)
                     return
                 }
+                let expression: NSRegularExpression
+                if let cached = sqlite3_get_auxdata(context, 0) {
+                    expression = Unmanaged<NSRegularExpression>.fromOpaque(cached).takeUnretainedValue()
+                } else {
+                    guard let compiled = try? NSRegularExpression(pattern: "^(?:" + String(cString: pattern) + ")$") else {
+                        sqlite3_result_error(context, "invalid regular expression", -1)
+                        return
+                    }
+                    expression = compiled
+                    sqlite3_set_auxdata(context, 0, Unmanaged.passRetained(compiled).toOpaque()) { pointer in
+                        if let pointer { Unmanaged<NSRegularExpression>.fromOpaque(pointer).release() }
+                    }
+                }
                 let string = String(cString: text)
-                let matched = (try? NSRegularExpression(pattern: "^(?:" + String(cString: pattern) + ")$"))
-                    .map { $0.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil } ?? false
+                let matched = expression.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil
                 sqlite3_result_int(context, matched ? 1 : 0)
             }, nil, nil, nil)
         guard code == SQLITE_OK else { throw RawSQLiteError(message: "cannot register regexp") }
