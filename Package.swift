@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "KeyValueCoding", swiftSettings: strictSettings),
         .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
         .target(name: "TerminalText", swiftSettings: strictSettings),
+        // The terminal layer: the only module that imports CNCurses and CReadline (GPL-3, kept behind `LineEditor`).
+        .target(name: "TerminalUI", dependencies: ["CNCurses", "CReadline", "TerminalText"], swiftSettings: strictSettings),
 
         // MARK: Core Data semantics.
         .target(
@@ -59,6 +61,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // A scrolling list on the real terminal, driven by the tmux end-to-end test.
+        .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI"], swiftSettings: strictSettings),
+
         // MARK: Tests.
         .target(name: "CoreDataTestSupport", path: "Tests/CoreDataTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "CoreDataTestSupport"], swiftSettings: strictSettings),
@@ -68,6 +73,7 @@ let package = Package(
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
