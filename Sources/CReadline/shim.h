@@ -25,6 +25,19 @@ static inline void ocd_rl_embed(rl_getc_func_t *getc, rl_hook_func_t *input_avai
     rl_change_environment = 0;
 }
 
+/// Reads the user's inputrc now (readline does it once), then binds the keys of an xterm keypad that readline
+/// leaves unbound when the terminal is unknown, in the emacs and vi insert maps, without overriding the user's.
+static inline void ocd_rl_initialize_bindings(void) {
+    rl_initialize();
+    Keymap maps[] = { rl_get_keymap_by_name("emacs"), rl_get_keymap_by_name("vi-insert") };
+    for (int index = 0; index < 2; index++) {
+        if (maps[index] == NULL) continue;
+        rl_bind_keyseq_if_unbound_in_map("\033[3~", rl_delete, maps[index]);
+        rl_bind_keyseq_if_unbound_in_map("\033[H", rl_beg_of_line, maps[index]);
+        rl_bind_keyseq_if_unbound_in_map("\033[F", rl_end_of_line, maps[index]);
+    }
+}
+
 static inline void ocd_rl_set_completion(rl_completion_func_t *attempt, rl_compdisp_func_t *display) {
     rl_attempted_completion_function = attempt;
     rl_completion_display_matches_hook = display;

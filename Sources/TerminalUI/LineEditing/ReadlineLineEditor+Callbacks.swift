@@ -58,6 +58,9 @@ func readlineAttemptCompletion(_ word: UnsafePointer<CChar>?, _ start: Int32, _ 
     guard let editor = ReadlineLineEditor.current, let completer = editor.completer, let word else { return nil }
     let candidates = completer(editor.text, String(cString: word))
     guard !candidates.isEmpty else { return nil }
+    // Like BasicLineEditor, expose an ambiguous completion's candidates at once; readline itself would list them
+    // only on a later Tab that changes nothing.
+    editor.completionCandidates = candidates.count > 1 ? candidates : []
     editor.completionQueue = candidates
     return rl_completion_matches(word, readlineNextCompletion)
 }

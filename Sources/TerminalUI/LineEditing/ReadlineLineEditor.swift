@@ -37,8 +37,9 @@ public final class ReadlineLineEditor: LineEditor {
     }
 
     private static let isInUse = Atomic<Bool>(false)
-    /// The editor readline's C callbacks talk to. Set while an editor exists; readline is single-threaded.
-    nonisolated(unsafe) static var current: ReadlineLineEditor?
+    /// The editor readline's C callbacks talk to, while one exists (weak: it must not keep the editor alive).
+    /// Readline is single-threaded, and so is every access.
+    nonisolated(unsafe) static weak var current: ReadlineLineEditor?
 
     public private(set) var activeKind: PromptKind?
     public var completer: LineCompleter?
@@ -78,6 +79,7 @@ public final class ReadlineLineEditor: LineEditor {
         self.historyLimit = max(1, historyLimit)
         Self.current = self
         embedReadline()
+        ocd_rl_initialize_bindings()
         loadHistoryFiles()
     }
 

@@ -1,0 +1,111 @@
+import CoreDataTestSupport
+import Foundation
+import Testing
+
+/// `terminal-demo` on the real `CursesTerminal`, in a tmux pane running a shell: keys, resizes, Ctrl-Z, quit, and
+/// a check that the shell gets its terminal back (normal screen, sane modes, honest exit status).
+@Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed: end-to-end terminal tests skipped"))
+struct TerminalDemoEndToEndTests {
+    static let binary = Fixtures.projectRoot.appendingPathComponent(".build/debug/terminal-demo").path
+
+    private func startShell() throws -> TmuxSession {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary),
+                     "build the demo first: swift build --product terminal-demo")
+        let session = try TmuxSession(command: "env PS1='$ ' TERM=xterm-256color bash --norc --noprofile -i",
+                                      columns: 80, rows: 24)
+        try session.waitFor { $0.contains { $0.hasPrefix("$") } }
+        return session
+    }
+
+    /// The modes a shell needs back: canonical input, echo, signals, CR translation, output processing.
+    private func expectSaneTerminal(_ session: TmuxSession) throws {
+        try session.sendLine("clear; echo MODES: $(stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo|isig|icrnl|opost)' | sort)")
+        let lines = try session.waitFor { $0.contains { $0.hasPrefix("MODES:") } }
+        let modes = lines.first { $0.hasPrefix("MODES:") } ?? ""
+        #expect(modes.split(separator: " ").dropFirst() == ["echo", "icanon", "icrnl", "isig", "opost"], "\(lines)")
+        #expect(try session.paneVariable("alternate_on") == "0")
+        #expect(try session.paneVariable("cursor_flag") == "1")
+    }
+
+    @Test func browseResizeSuspendAndQuit() throws {
+        let session = try startShell()
+        defer { session.kill() }
+        try session.sendLine(Self.binary)
+        var screen = try session.waitFor { $0.contains("row 1 of 1000  j/k PgDn g/G q") }
+        #expect(screen.first == "Line 1: the quick brown fox 日本語 café")
+        #expect(try session.paneVariable("alternate_on") == "1")
+
+        try session.send("j", "j")
+        screen = try session.waitFor { $0.contains("row 3 of 1000  j/k PgDn g/G q") }
+        #expect(screen.contains("row 3 of 1000  j/k PgDn g/G q"))
+
+        try session.send("G")
+        screen = try session.waitFor { $0.contains("row 1000 of 1000  j/k PgDn g/G q") }
+        #expect(screen[22] == "Line 1000: the quick brown fox 日本語 café")
+        #expect(screen[21] == "Line 999: the quick brown fox 日本語 café")
+
+        try session.resize(columns: 20, rows: 5)
+        screen = try session.waitFor { $0.contains("row 1000 of 1000  j…") }
+        #expect(Array(screen.prefix(5)) == [
+            "Line 997: the quick…",
+            "Line 998: the quick…",
+            "Line 999: the quick…",
+            "Line 1000: the quic…",
+            "row 1000 of 1000  j…",
+        ])
+
+        for (columns, rows) in [(1, 1), (2, 1), (1, 3)] {
+            try session.resize(columns: columns, rows: rows)
+            try session.waitFor { $0.count == rows || $0.count == rows + 1 }
+        }
+        try session.resize(columns: 80, rows: 24)
+        try session.send("k")
+        screen = try session.waitFor { $0.contains("row 999 of 1000  j/k PgDn g/G q") }
+        #expect(screen.contains("row 999 of 1000  j/k PgDn g/G q"), "the demo survived tiny sizes: \(screen)")
+
+        // Ctrl-Z gives the shell its screen back; fg repaints.
+        try session.send("C-z")
+        screen = try session.waitFor { $0.contains { $0.contains("Stopped") } }
+        #expect(screen.contains { $0.contains("Stopped") })
+        #expect(try session.paneVariable("alternate_on") == "0")
+        try session.sendLine("fg")
+        screen = try session.waitFor { $0.contains("row 999 of 1000  j/k PgDn g/G q") }
+        #expect(screen.contains("row 999 of 1000  j/k PgDn g/G q"))
+        try session.send("j")
+        try session.waitFor { $0.contains("row 1000 of 1000  j/k PgDn g/G q") }
+
+        try session.send("q")
+        try session.sendLine("echo EXIT=$?")
+        screen = try session.waitFor { $0.contains("EXIT=0") }
+        #expect(screen.contains("EXIT=0"))
+        #expect(!screen.contains { $0.hasPrefix("Line 99") }, "the list stayed on the normal screen")
+        try expectSaneTerminal(session)
+    }
+
+    @Test func interruptRestoresTheTerminalAndReportsTheSignal() throws {
+        let session = try startShell()
+        defer { session.kill() }
+        try session.sendLine(Self.binary)
+        try session.waitFor { $0.contains("row 1 of 1000  j/k PgDn g/G q") }
+        try session.send("C-c")
+        try session.sendLine("echo EXIT=$?")
+        let screen = try session.waitFor { $0.contains("EXIT=130") }
+        #expect(screen.contains("EXIT=130"), "SIGINT re-raised after restoring: \(screen)")
+        try expectSaneTerminal(session)
+    }
+
+    @Test func refusesToStartWithoutATerminal() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        let error = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = Pipe()
+        process.standardError = error
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("not a terminal"))
+    }
+}
