@@ -62,7 +62,7 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // A scrolling list on the real terminal, driven by the tmux end-to-end test.
-        .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI"], swiftSettings: strictSettings),
+        .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI", "TerminalText"], swiftSettings: strictSettings),
 
         // MARK: Tests.
         .target(name: "CoreDataTestSupport", path: "Tests/CoreDataTestSupport", swiftSettings: strictSettings),

@@ -94,6 +94,39 @@ struct TerminalDemoEndToEndTests {
         try expectSaneTerminal(session)
     }
 
+    /// Hostile data through the real CursesTerminal: the pane shows visible symbols, the window title and the
+    /// clipboard stay untouched, and none of the payloads is in the bytes written to the terminal.
+    @Test func hostileDataNeverReachesTheTerminalRaw() throws {
+        let session = try startShell()
+        defer { session.kill() }
+        try session.acceptClipboardWrites()
+        try session.sendLine("printf '\\033]2;%s\\033\\\\' safe-title")
+        try session.waitFor(attempts: 100) { _ in (try? session.paneVariable("pane_title")) == "safe-title" }
+        let recording = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).bytes").path
+        defer { try? FileManager.default.removeItem(atPath: recording) }
+        try session.recordOutput(to: recording)
+        try session.sendLine(Self.binary + " --hostile")
+        let screen = try session.waitFor { $0.contains { $0.hasPrefix("row 1 of 6") } }
+        #expect(screen[0] == "title ␛]0;pwned-title␇ end")
+        #expect(screen[1] == "clear ␛[2J␛[H end")
+        #expect(screen[2] == "clipboard ␛]52;c;cHduZWQtY2xpcGJvYXJk␇ end")
+        #expect(screen[3] == "bidi <U+202E>txt.exe<U+202C> end")
+        #expect(screen[4] == "nul ␀ end")
+        #expect(screen[5] == "invalid \\xFF\\xC3␛] end")
+        try session.send("j", "j", "q")
+        try session.sendLine("echo EXIT=$?")
+        try session.waitFor { $0.contains("EXIT=0") }
+        #expect(try session.paneVariable("pane_title") == "safe-title")
+        #expect(try session.pasteBuffers().isEmpty, "an OSC 52 write reached tmux's clipboard")
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: recording))
+        #expect(!bytes.isEmpty)
+        for payload in ["\u{1B}]0;pwned", "\u{1B}]52;", "\u{1B}[2J\u{1B}[H end", "\u{202E}", "nul \u{0}"] {
+            #expect(bytes.range(of: Data(payload.utf8)) == nil, "raw payload written: \(payload.debugDescription)")
+        }
+        #expect(bytes.range(of: Data([0xFF])) == nil)
+    }
+
     @Test func refusesToStartWithoutATerminal() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary))
         let process = Process()

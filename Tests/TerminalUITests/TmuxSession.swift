@@ -55,6 +55,19 @@ struct TmuxSession {
         return lines
     }
 
+    /// Appends everything the pane's program writes, byte for byte, to `path`.
+    func recordOutput(to path: String) throws {
+        try tmux(["pipe-pane", "-o", "-t", name, "cat >> '\(path)'"])
+    }
+
+    /// Lets programs in the pane write tmux's clipboard with OSC 52, so that a leaked write would show up.
+    func acceptClipboardWrites() throws {
+        try tmux(["set-option", "-s", "set-clipboard", "on"])
+    }
+
+    /// tmux's paste buffers: where an OSC 52 clipboard write would land.
+    func pasteBuffers() throws -> String { try tmux(["list-buffers"]) }
+
     func kill() {
         _ = try? tmux(["kill-server"])
     }

@@ -5,11 +5,17 @@
 public struct ScrollingListDemo: TerminalApp {
     public private(set) var list: ScrollingList
     public let theme: Theme
+    private let lineText: (Int) -> String
     private var size = Size.zero
 
-    public init(lineCount: Int = 1000, theme: Theme = .monochrome) {
+    /// - Parameters:
+    ///   - lineCount: the number of lines.
+    ///   - theme: the styles of the selection and status bar.
+    ///   - line: the text of line `index`; `ScrollingListDemo.line` by default. It is drawn like any data: sanitised.
+    public init(lineCount: Int = 1000, theme: Theme = .monochrome, line: @escaping (Int) -> String = Self.line) {
         list = ScrollingList(count: lineCount)
         self.theme = theme
+        self.lineText = line
     }
 
     /// The text of line `index` (zero-based); the tests generate the same.
@@ -32,7 +38,7 @@ public struct ScrollingListDemo: TerminalApp {
 
     public func render(into screen: inout Screen) {
         let (body, status) = screen.bounds.splitBottom(1)
-        list.render(into: &screen, in: body, theme: theme, line: Self.line)
+        list.render(into: &screen, in: body, theme: theme, line: lineText)
         let position = list.count == 0 ? "empty" : "row \(list.selection + 1) of \(list.count)"
         screen.drawBar("\(position)  j/k PgDn g/G q", in: status, style: theme.statusBar)
     }
