@@ -17,6 +17,11 @@ struct TerminalDemoEndToEndTests {
         return session
     }
 
+    /// Waits until the program has left the alternate screen, so that what is typed next reaches the shell.
+    private func waitForShell(_ session: TmuxSession) throws {
+        try session.waitFor { _ in (try? session.paneVariable("alternate_on")) == "0" }
+    }
+
     /// The modes a shell needs back: canonical input, echo, signals, CR translation, output processing.
     private func expectSaneTerminal(_ session: TmuxSession) throws {
         try session.sendLine("clear; echo MODES: $(stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo|isig|icrnl|opost)' | sort)")
@@ -75,6 +80,7 @@ struct TerminalDemoEndToEndTests {
         try session.waitFor { $0.contains("row 1000 of 1000  j/k PgDn g/G q") }
 
         try session.send("q")
+        try waitForShell(session)
         try session.sendLine("echo EXIT=$?")
         screen = try session.waitFor { $0.contains("EXIT=0") }
         #expect(screen.contains("EXIT=0"))
@@ -88,9 +94,35 @@ struct TerminalDemoEndToEndTests {
         try session.sendLine(Self.binary)
         try session.waitFor { $0.contains("row 1 of 1000  j/k PgDn g/G q") }
         try session.send("C-c")
+        try waitForShell(session)
         try session.sendLine("echo EXIT=$?")
         let screen = try session.waitFor { $0.contains("EXIT=130") }
         #expect(screen.contains("EXIT=130"), "SIGINT re-raised after restoring: \(screen)")
+        try expectSaneTerminal(session)
+    }
+
+    @Test func terminationSignalRestoresTheTerminal() throws {
+        let session = try startShell()
+        defer { session.kill() }
+        try session.sendLine(Self.binary)
+        try session.waitFor { $0.contains("row 1 of 1000  j/k PgDn g/G q") }
+        // The demo is the only child of the pane's shell.
+        let shell = try session.paneVariable("pane_pid")
+        let ps = Process()
+        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+        ps.arguments = ["-o", "pid=", "--ppid", shell]
+        let output = Pipe()
+        ps.standardOutput = output
+        try ps.run()
+        let pids = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+        ps.waitUntilExit()
+        let demo = try #require(pids.first)
+        #expect(Foundation.kill(demo, SIGTERM) == 0)
+        try waitForShell(session)
+        try session.sendLine("echo EXIT=$?")
+        let screen = try session.waitFor { $0.contains("EXIT=143") }
+        #expect(screen.contains("EXIT=143"), "SIGTERM re-raised after restoring: \(screen)")
         try expectSaneTerminal(session)
     }
 
@@ -114,6 +146,7 @@ struct TerminalDemoEndToEndTests {
         #expect(screen[4] == "nul ␀ end")
         #expect(screen[5] == "invalid \\xFF\\xC3␛] end")
         try session.send("j", "j", "q")
+        try waitForShell(session)
         try session.sendLine("echo EXIT=$?")
         try session.waitFor { $0.contains("EXIT=0") }
         #expect(try session.paneVariable("pane_title") == "safe-title")
