@@ -146,6 +146,25 @@ struct ReadlineLineEditorTests {
         reopened.cancel()
     }
 
+    @Test func viModeFromAnInputrc() throws {
+        let editor = try ReadlineLineEditor()
+        let directory = try TemporaryFiles.directory()
+        try "set editing-mode vi\n".write(toFile: directory + "/vi", atomically: true, encoding: .utf8)
+        try "set editing-mode emacs\n".write(toFile: directory + "/emacs", atomically: true, encoding: .utf8)
+        try editor.applyInitFile(directory + "/vi")
+        defer { try? editor.applyInitFile(directory + "/emacs") }
+        editor.begin(.filter, initialText: "")
+        type("name", into: editor)
+        #expect(editor.feed(.escape) == .editing)  // vi: Escape leaves insert mode, the prompt stays open
+        type("0x", into: editor)                     // to the start, delete a character
+        #expect(editor.text == "ame" && editor.cursor == 0)
+        type("A!", into: editor)                     // append at the end, in insert mode again
+        #expect(editor.text == "ame!")
+        editor.feed(.escape)
+        #expect(editor.feed(.escape) == .cancelled)  // Escape in command mode closes the prompt
+        #expect(throws: ReadlineError.self) { try editor.applyInitFile(directory + "/missing") }
+    }
+
     @Test func onlyOneEditorAtATime() throws {
         let editor = try ReadlineLineEditor()
         #expect(throws: ReadlineLineEditor.CreationError.alreadyInUse) { try ReadlineLineEditor() }

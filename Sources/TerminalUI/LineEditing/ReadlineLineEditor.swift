@@ -100,6 +100,14 @@ public final class ReadlineLineEditor: LineEditor {
         ocd_rl_set_completion(readlineAttemptCompletion, readlineDisplayMatches)
     }
 
+    /// Applies readline settings and bindings from an inputrc-format file, on top of the user's inputrc (for
+    /// application defaults, or `set editing-mode vi`).
+    /// - Throws: `ReadlineError.initFileUnreadable` with readline's errno when the file cannot be read.
+    public func applyInitFile(_ path: String) throws {
+        let status = rl_read_init_file(path)
+        guard status == 0 else { throw ReadlineError.initFileUnreadable(path: path, errno: status) }
+    }
+
     // MARK: State
 
     public var text: String {
@@ -187,6 +195,12 @@ public final class ReadlineLineEditor: LineEditor {
         activeKind = nil
         finishedEvent = event
     }
+}
+
+/// Why a readline operation failed.
+public enum ReadlineError: Error, Equatable {
+    /// An inputrc file could not be read.
+    case initFileUnreadable(path: String, errno: Int32)
 }
 
 @available(*, unavailable, message: "readline's state is process-global and single-threaded")
