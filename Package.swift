@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
         .target(name: "TerminalText", swiftSettings: strictSettings),
         .target(name: "UndoManagement", swiftSettings: strictSettings),
+        // The terminal layer: the only module that imports CNCurses and CReadline (GPL-3, kept behind `LineEditor`).
+        .target(name: "TerminalUI", dependencies: ["CNCurses", "CReadline", "TerminalText"], swiftSettings: strictSettings),
 
         // MARK: Core Data semantics.
         .target(
@@ -66,6 +68,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // A scrolling list on the real terminal, driven by the tmux end-to-end test.
+        .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI", "TerminalText"], swiftSettings: strictSettings),
+
         // MARK: Tests.
         .executableTarget(name: "StoreStressHelper", dependencies: ["OpenCoreData"], path: "Tests/StoreStressHelper",
                           swiftSettings: strictSettings),
@@ -81,6 +86,7 @@ let package = Package(
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase", "Predicates", "UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CoreDataTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,22 +41,3 @@ struct TerminalSanitizerTests {
         }
     }
 }
-
-struct DisplayWidthTests {
-    @Test(arguments: [
-        ("abc", 3), ("café", 4), ("cafe\u{301}", 4), ("日本語", 6), ("한국", 4), ("👍", 2), ("👩‍👩‍👧", 2),
-        ("🇫🇷", 2), ("ｆｕｌｌ", 8), ("a\u{200B}b", 2), ("", 0),
-    ])
-    func widths(text: String, expected: Int) {
-        #expect(DisplayWidth.of(text) == expected)
-    }
-
-    @Test func truncationNeverSplitsWideCharactersOrClusters() {
-        #expect(DisplayWidth.truncate("日本語テキスト", to: 7) == "日本語…")
-        #expect(DisplayWidth.of(DisplayWidth.truncate("日本語テキスト", to: 6)) <= 6)
-        #expect(DisplayWidth.truncate("cafe\u{301} au lait", to: 5) == "cafe\u{301}…")
-        #expect(DisplayWidth.pad("日本", to: 6) == "日本  ")
-        #expect(DisplayWidth.pad("42", to: 5, alignRight: true) == "   42")
-        #expect(DisplayWidth.truncate("abc", to: 0) == "")
-    }
-}

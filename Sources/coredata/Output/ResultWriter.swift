@@ -80,7 +80,7 @@ final class ResultWriter {
     }
 
     private func tableLine(_ cells: [String]) -> String {
-        zip(cells, widths).map { DisplayWidth.pad($0, to: $1) }.joined(separator: "  ") + "\n"
+        zip(cells, widths).map { DisplayWidth.pad($0, toWidth: $1) }.joined(separator: "  ") + "\n"
     }
 
     /// Shrinks the widest columns first until the row fits the terminal (each keeps at least 4 columns).

@@ -1,0 +1,114 @@
+import Foundation
+
+/// A detached tmux session on a private server socket, for driving a full-screen program as a user would.
+struct TmuxSession {
+    /// The tmux executable, or nil when tmux is not installed.
+    static let executable: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    let name: String
+    private let socket: String
+
+    /// Starts `command` in a new session of `columns` x `rows`.
+    init(command: String, columns: Int, rows: Int) throws {
+        name = "tui-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        socket = "opencoredata-" + name
+        // The first command forks the tmux server, which inherits the descriptors by which Foundation's `Process`
+        // learns that its child exited, so `waitUntilExit` would wait for the server: spawn it directly instead.
+        try spawn(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+    }
+
+    /// Types keys (tmux key names such as `j`, `C-z`, `Enter`, or literal text).
+    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+
+    /// Types `text` literally, then Enter.
+    func sendLine(_ text: String) throws {
+        try tmux(["send-keys", "-t", name, "-l", text])
+        try tmux(["send-keys", "-t", name, "Enter"])
+    }
+
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// The visible pane, one string per row, trailing spaces trimmed.
+    func capture() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+    }
+
+    /// A tmux format variable of the pane, such as `alternate_on`.
+    func paneVariable(_ variable: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", name, "#{\(variable)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the pane until `condition` holds, a bounded number of times, and returns the last capture.
+    @discardableResult
+    func waitFor(attempts: Int = 200, _ condition: ([String]) -> Bool) throws -> [String] {
+        var lines = try capture()
+        for _ in 0..<attempts where !condition(lines) {
+            usleep(25_000)
+            lines = try capture()
+        }
+        return lines
+    }
+
+    /// Appends everything the pane's program writes, byte for byte, to `path`.
+    func recordOutput(to path: String) throws {
+        try tmux(["pipe-pane", "-o", "-t", name, "cat >> '\(path)'"])
+    }
+
+    /// Lets programs in the pane write tmux's clipboard with OSC 52, so that a leaked write would show up.
+    func acceptClipboardWrites() throws {
+        try tmux(["set-option", "-s", "set-clipboard", "on"])
+    }
+
+    /// tmux's paste buffers: where an OSC 52 clipboard write would land.
+    func pasteBuffers() throws -> String { try tmux(["list-buffers"]) }
+
+    func kill() {
+        _ = try? tmux(["kill-server"])
+    }
+
+    private func spawn(_ arguments: [String]) throws {
+        let argv = ([Self.executable ?? "/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        // The test runs on a thread that blocks signals; the server and the programs in its panes must start with
+        // none blocked and default dispositions, as from a login shell, or Ctrl-C, Ctrl-Z and SIGWINCH never arrive.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var processID: pid_t = 0
+        var status: Int32 = 0
+        guard posix_spawn(&processID, argv[0]!, nil, &attributes, argv + [nil], environ) == 0,
+              waitpid(processID, &status, 0) == processID, status == 0 else {
+            throw TmuxError.commandFailed(arguments)
+        }
+    }
+
+    enum TmuxError: Error {
+        case commandFailed([String])
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable ?? "/usr/bin/tmux")
+        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        process.standardError = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
