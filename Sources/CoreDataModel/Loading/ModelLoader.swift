@@ -160,4 +160,10 @@ public struct ModelVersionSet: @unchecked Sendable {
     public func model(named name: String) -> NSManagedObjectModel? {
         versions.first { $0.name == name }?.model
     }
+
+    /// The version whose entity hashes are `storeHashes` (the one that wrote a store), else the current one,
+    /// so that `--model Model.xcdatamodeld` opens any store written with one of its versions.
+    public func version(matchingStoreHashes storeHashes: [String: Data]) -> (name: String, model: NSManagedObjectModel) {
+        versions.first { $0.model.entityVersionHashesByName == storeHashes } ?? versions[currentIndex]
+    }
 }

@@ -14,13 +14,8 @@ extension SchemaReportBuilder {
         var versionName: String?
         var inferredNames: Set<String> = []
         if let modelPath {
-            let versions = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
-            // Pick the version the store was written with, so `--model Model.xcdatamodeld` just works.
-            if let match = versions.versions.first(where: { $0.model.entityVersionHashesByName == storeHashes }) {
-                (versionName, model) = (match.name, match.model)
-            } else {
-                (versionName, model) = (versions.currentVersionName, versions.currentModel)
-            }
+            let chosen = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath)).version(matchingStoreHashes: storeHashes)
+            (versionName, model) = (chosen.name, chosen.model)
             modelSource = "modelFile"
         } else if let cached = try store.cachedModel() {
             model = cached

@@ -19,10 +19,8 @@ struct StoreSession {
         let file = try SQLiteStoreFile(path: storePath)
         var options: [String: Any] = [NSReadOnlyPersistentStoreOption: readOnly]
         if let modelPath {
-            let versions = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
-            // The version that wrote the store, so `--model Model.xcdatamodeld` just works.
-            model = versions.versions.first { $0.model.entityVersionHashesByName == file.metadata.versionHashes }?.model
-                ?? versions.currentModel
+            model = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
+                .version(matchingStoreHashes: file.metadata.versionHashes).model
         } else if let cached = try file.cachedModel() {
             model = cached
         } else {
