@@ -77,10 +77,8 @@ struct SetCommand: ParsableCommand {
         global.apply()
         try EditRunner.run {
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
-            _ = try session.entity(named: entity)
+            let request = try session.objectRequest(entityName: entity, predicate: predicate)
             let assignments = try ValueParsing.assignments(values)
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
-            request.predicate = try FetchOptions.predicate(predicate)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
                 try ChangeConfirmation.confirm(objects.count, "change", yes: yes)
@@ -118,9 +116,7 @@ struct DeleteCommand: ParsableCommand {
         global.apply()
         try EditRunner.run {
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
-            _ = try session.entity(named: entity)
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
-            request.predicate = try FetchOptions.predicate(predicate)
+            let request = try session.objectRequest(entityName: entity, predicate: predicate)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
                 try ChangeConfirmation.confirm(objects.count, "delete", yes: yes)

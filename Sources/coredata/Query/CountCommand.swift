@@ -16,9 +16,7 @@ struct CountCommand: ParsableCommand {
         global.apply()
         do {
             let session = try StoreSession(storePath: store, modelPath: model)
-            _ = try session.entity(named: entity)
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
-            request.predicate = try FetchOptions.predicate(predicate)
+            let request = try session.objectRequest(entityName: entity, predicate: predicate)
             let count = try session.context.performAndWait { try session.context.count(for: request) }
             print(count)
         } catch let failure as CommandFailure {

@@ -46,6 +46,14 @@ struct StoreSession {
         return entity
     }
 
+    /// A fetch of `entityName` objects matching `predicate` (a format string), with both checked first.
+    func objectRequest(entityName: String, predicate: String?) throws -> NSFetchRequest<NSManagedObject> {
+        _ = try entity(named: entityName)
+        let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+        request.predicate = try FetchOptions.predicate(predicate)
+        return request
+    }
+
     /// Checks that `keyPath` walks through `entity`'s properties and relationships; throws naming the bad step.
     func validateKeyPath(_ keyPath: String, from entity: NSEntityDescription) throws {
         var current = entity
