@@ -58,11 +58,20 @@ let package = Package(
             dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "KeyValueCoding", "UndoManagement"],
             swiftSettings: strictSettings),
 
+        // MARK: The browser's logic, UI-free: sessions, table models, key map -> actions, drawn into `Screen`s.
+        .target(
+            name: "StoreBrowser",
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "SQLiteDatabase",
+                           "TerminalUI", "TerminalText", "UndoManagement"],
+            swiftSettings: strictSettings),
+
         // MARK: The command-line tool.
         .executableTarget(
             name: "coredata",
             dependencies: [
                 "OpenCoreData",
+                "StoreBrowser",
+                "TerminalUI",
                 "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -86,6 +95,8 @@ let package = Package(
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase", "Predicates", "UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
+        .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "TerminalUI", "CoreDataTestSupport", "OpenCoreData", "SQLiteDatabase"],
+                    swiftSettings: strictSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CoreDataTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

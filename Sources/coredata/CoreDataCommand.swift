@@ -10,8 +10,9 @@ struct CoreDataCommand: ParsableCommand {
         commandName: "coredata",
         abstract: "Browse, query and fix Core Data stores in a terminal.",
         version: "0.1.0",
-        subcommands: [SchemaCommand.self, QueryCommand.self, CountCommand.self, AggregateCommand.self, PredicateCommand.self,
-                      CreateCommand.self, InsertCommand.self, SetCommand.self, DeleteCommand.self, SamplesCommand.self])
+        subcommands: [BrowseCommand.self, SchemaCommand.self, QueryCommand.self, CountCommand.self, AggregateCommand.self, PredicateCommand.self,
+                      CreateCommand.self, InsertCommand.self, SetCommand.self, DeleteCommand.self, SamplesCommand.self],
+        defaultSubcommand: BrowseCommand.self)
 
     static func main() {
         do {

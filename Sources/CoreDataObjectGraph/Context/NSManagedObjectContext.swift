@@ -153,6 +153,15 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         if mergeChanges { fulfillFault(for: object) }
     }
 
+    /// Refreshes every registered object, as `refresh(_:mergeChanges: true)` would: objects without unsaved changes
+    /// turn back into faults (their next use reads the store's current values), and objects with changes keep them.
+    public func refreshAllObjects() {
+        assertOnQueue()
+        for object in registry.values.compactMap(\.object) where !object.hasChanges {
+            refresh(object, mergeChanges: false)
+        }
+    }
+
     /// Forgets every registered object: they become inaccessible, and the next access fetches again.
     public func reset() {
         changedObjects.removeAll()

@@ -50,6 +50,12 @@ public final class BatchFaultingArray: RandomAccessCollection {
     /// The count if it has been computed, without computing it (the browser shows "≥" until then).
     public var countIfKnown: Int? { knownCount }
 
+    /// Takes a count computed elsewhere for the same request (a background counter on another connection), so
+    /// that a jump to the end can read backwards without counting again.
+    public func assumeCount(_ count: Int) {
+        if knownCount == nil { knownCount = Swift.max(0, count) }
+    }
+
     /// Computes the count now, throwing instead of treating a failure as empty.
     public func computeCount() throws -> Int {
         if let knownCount { return knownCount }

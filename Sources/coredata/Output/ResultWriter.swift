@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreBrowser
 import TerminalText
 
 /// The output formats of `query` and `aggregate`.

@@ -1,3 +1,4 @@
+import StoreBrowser
 import ArgumentParser
 import CoreDataObjectGraph
 

@@ -3,17 +3,13 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import Predicates
+import StoreBrowser
 
 /// Parsing of the predicate and sort arguments that `query`, `count` and `aggregate` share.
 enum FetchOptions {
-    /// Parses a predicate format string; a syntax error becomes the format with a caret under the bad character.
+    /// Parses a predicate format string (see `StoreSession.predicate(_:)`).
     static func predicate(_ format: String?) throws -> Predicates.NSPredicate? {
-        guard let format, !format.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-        do {
-            return try Predicates.NSPredicate(parsing: format)
-        } catch {
-            throw CommandFailure(error.caretDiagnostic)
-        }
+        try StoreSession.predicate(format)
     }
 
     /// `name,-created`: keys sorted ascending, or descending with a leading minus.
@@ -31,9 +27,6 @@ enum FetchOptions {
 
     /// The keys a query prints by default: stored attributes, then to-one relationships.
     static func defaultKeys(for entity: NSEntityDescription) -> [String] {
-        let properties = entity.allProperties
-        let attributes = properties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }.map(\.name)
-        let toOnes = properties.compactMap { $0 as? NSRelationshipDescription }.filter { !$0.isToMany }.map(\.name)
-        return attributes + toOnes
+        StoreSession.defaultKeys(for: entity)
     }
 }

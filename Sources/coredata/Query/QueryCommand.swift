@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
+import StoreBrowser
 import KeyValueCoding
 
 /// `coredata query STORE ENTITY [PREDICATE]`: fetch objects and print their values, streaming in batches.

@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
+import StoreBrowser
 
 /// Builds a `SchemaReport` from a model file or a store.
 enum SchemaReportBuilder {
@@ -105,32 +106,5 @@ enum SchemaReportBuilder {
             joinTable: layout?.joinTable(forRelationship: relationship.name, ofEntity: entity.name)?.name,
             inheritedFrom: relationship.entity === entity ? nil : relationship.entity?.name,
             nameCaseUnknown: inferredNames.contains("\(relationship.entity?.name ?? "").\(relationship.name)"))
-    }
-}
-
-/// Whether a path is a store or a model, by what it is rather than only by its name.
-enum SourceKind: Equatable {
-    case store, model
-
-    static func detect(_ url: URL) throws -> SourceKind {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CommandFailure("\(url.path): no such file or directory")
-        }
-        if isDirectory.boolValue { return .model }
-        if ["xcdatamodel", "xcdatamodeld", "mom", "momd", "xml"].contains(url.pathExtension) || url.lastPathComponent == "contents" {
-            return .model
-        }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw CommandFailure("\(url.path): cannot be read (permission denied)")
-        }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.starts(with: Array("SQLite format 3".utf8)) { return .store }
-        if header.starts(with: Array("bplist".utf8)) || header.starts(with: Array("<?xml".utf8)) || header.starts(with: Array("<model".utf8)) {
-            return .model
-        }
-        // Anything else is treated as a store, so the store reader names the precise problem.
-        return .store
     }
 }

@@ -2,19 +2,20 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
+import Predicates
 
 /// A store opened for a command: its model (given, cached in the store, or inferred), a coordinator and a
 /// private-queue context. Read-only unless the command writes.
-struct StoreSession {
-    let path: String
-    let model: NSManagedObjectModel
-    let coordinator: NSPersistentStoreCoordinator
-    let context: NSManagedObjectContext
+public struct StoreSession {
+    public let path: String
+    public let model: NSManagedObjectModel
+    public let coordinator: NSPersistentStoreCoordinator
+    public let context: NSManagedObjectContext
 
-    init(storePath: String, modelPath: String?, readOnly: Bool = true) throws {
+    public init(storePath: String, modelPath: String?, readOnly: Bool = true) throws {
         let url = URL(fileURLWithPath: storePath)
         guard try SourceKind.detect(url) == .store else {
-            throw CommandFailure("\(storePath) is a model, not a store; commands that read objects need a .sqlite store")
+            throw StoreAccessError("\(storePath) is a model, not a store; commands that read objects need a .sqlite store")
         }
         let file = try SQLiteStoreFile(path: storePath)
         var options: [String: Any] = [NSReadOnlyPersistentStoreOption: readOnly]
@@ -25,7 +26,7 @@ struct StoreSession {
             model = cached
         } else {
             guard readOnly else {
-                throw CommandFailure("\(storePath) carries no model (no Z_MODELCACHE); editing needs the exact model: pass --model")
+                throw StoreAccessError("\(storePath) carries no model (no Z_MODELCACHE); editing needs the exact model: pass --model")
             }
             model = try ModelInference(store: file).infer().model
             options[NSIgnorePersistentStoreVersioningOption] = true
@@ -37,39 +38,61 @@ struct StoreSession {
         path = storePath
     }
 
+    /// The identifier of the store, as object URIs carry it.
+    public var storeIdentifier: String { coordinator.persistentStores.first?.identifier ?? "" }
+
     /// The entity named `name`, or a failure that lists the entities there are.
-    func entity(named name: String) throws -> NSEntityDescription {
+    public func entity(named name: String) throws -> NSEntityDescription {
         guard let entity = model.entitiesByName[name] else {
             let suggestion = model.entities.first { $0.name.lowercased() == name.lowercased() }.map { " (did you mean \($0.name)?)" } ?? ""
-            throw CommandFailure("unknown entity \"\(name)\"\(suggestion); \(path) has: \(model.entities.map(\.name).sorted().joined(separator: ", "))")
+            throw StoreAccessError("unknown entity \"\(name)\"\(suggestion); \(path) has: \(model.entities.map(\.name).sorted().joined(separator: ", "))")
         }
         return entity
     }
 
     /// A fetch of `entityName` objects matching `predicate` (a format string), with both checked first.
-    func objectRequest(entityName: String, predicate: String?) throws -> NSFetchRequest<NSManagedObject> {
+    public func objectRequest(entityName: String, predicate: String?) throws -> NSFetchRequest<NSManagedObject> {
         _ = try entity(named: entityName)
         let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
-        request.predicate = try FetchOptions.predicate(predicate)
+        request.predicate = try Self.predicate(predicate)
         return request
     }
 
     /// Checks that `keyPath` walks through `entity`'s properties and relationships; throws naming the bad step.
-    func validateKeyPath(_ keyPath: String, from entity: NSEntityDescription) throws {
+    public func validateKeyPath(_ keyPath: String, from entity: NSEntityDescription) throws {
         var current = entity
         let components = keyPath.split(separator: ".").map(String.init)
         for (index, component) in components.enumerated() {
             if component.hasPrefix("@") { return }
             guard let property = current.propertiesByName[component] else {
                 let walked = components[..<index].joined(separator: ".")
-                throw CommandFailure("unknown key \"\(component)\" in \(keyPath): \(walked.isEmpty ? current.name : walked + " (" + current.name + ")") has: "
+                throw StoreAccessError("unknown key \"\(component)\" in \(keyPath): \(walked.isEmpty ? current.name : walked + " (" + current.name + ")") has: "
                                      + current.propertiesByName.keys.sorted().joined(separator: ", "))
             }
             if let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity {
                 current = destination
             } else if index < components.count - 1 {
-                throw CommandFailure("\(keyPath): \(component) is an attribute, so nothing can follow it")
+                throw StoreAccessError("\(keyPath): \(component) is an attribute, so nothing can follow it")
             }
         }
+    }
+
+    /// Parses a predicate format string; nil for an absent or blank one. A syntax error becomes the format with a
+    /// caret under the bad character.
+    public static func predicate(_ format: String?) throws -> Predicates.NSPredicate? {
+        guard let format, !format.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        do {
+            return try Predicates.NSPredicate(parsing: format)
+        } catch {
+            throw StoreAccessError(error.caretDiagnostic)
+        }
+    }
+
+    /// The keys shown by default for `entity`: stored attributes, then to-one relationships.
+    public static func defaultKeys(for entity: NSEntityDescription) -> [String] {
+        let properties = entity.allProperties
+        let attributes = properties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }.map(\.name)
+        let toOnes = properties.compactMap { $0 as? NSRelationshipDescription }.filter { !$0.isToMany }.map(\.name)
+        return attributes + toOnes
     }
 }

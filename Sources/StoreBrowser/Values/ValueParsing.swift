@@ -4,26 +4,26 @@ import Foundation
 
 /// Turns the text of `KEY=VALUE` arguments into values of the property's type, naming the key and the expected
 /// form when the text does not fit. `NULL` sets no value.
-enum ValueParsing {
-    struct Assignment {
-        var key: String
-        var text: String
+public enum ValueParsing {
+    public struct Assignment: Equatable, Sendable {
+        public var key: String
+        public var text: String
     }
 
-    static func assignments(_ arguments: [String]) throws -> [Assignment] {
+    public static func assignments(_ arguments: [String]) throws -> [Assignment] {
         try arguments.map { argument in
             guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
-                throw CommandFailure("\"\(argument)\" is not KEY=VALUE")
+                throw StoreAccessError("\"\(argument)\" is not KEY=VALUE")
             }
             return Assignment(key: String(argument[..<equals]), text: String(argument[argument.index(after: equals)...]))
         }
     }
 
     /// The value for `attribute` written as `text`.
-    static func value(_ text: String, for attribute: NSAttributeDescription, entity: String) throws -> Any? {
+    public static func value(_ text: String, for attribute: NSAttributeDescription, entity: String) throws -> Any? {
         if text == "NULL" { return nil }
-        func fail(_ expected: String) -> CommandFailure {
-            CommandFailure("\(entity).\(attribute.name) is \(attribute.attributeType.xcodeName): \"\(text)\" is not \(expected)")
+        func fail(_ expected: String) -> StoreAccessError {
+            StoreAccessError("\(entity).\(attribute.name) is \(attribute.attributeType.xcodeName): \"\(text)\" is not \(expected)")
         }
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
@@ -65,53 +65,62 @@ enum ValueParsing {
             }
             return Data(bytes)
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
-            throw CommandFailure("\(entity).\(attribute.name) (\(attribute.attributeType.xcodeName)) cannot be set from the command line")
+            throw StoreAccessError("\(entity).\(attribute.name) (\(attribute.attributeType.xcodeName)) cannot be set from the command line")
         }
     }
 
-    /// The destination of a to-one relationship written as `pN` or an object URI (`x-coredata://…/Entity/pN`).
-    static func object(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObject? {
-        if text == "NULL" { return nil }
+    /// The destination of a to-one relationship written as `pN` or an object URI (`x-coredata://…/Entity/pN`),
+    /// loaded in the session's context; nil for `NULL`.
+    public static func object(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObject? {
+        guard let id = try objectID(text, for: relationship, model: session.model, storeIdentifier: session.storeIdentifier) else {
+            return nil
+        }
+        do {
+            return try session.context.existingObject(with: id)
+        } catch {
+            throw StoreAccessError("\(relationship.name): no \(id.entity.name) with primary key \(id.primaryKey) in the store")
+        }
+    }
+
+    /// The object ID written as `pN` or as an object URI, checked against the relationship's destination; nil for
+    /// `NULL`.
+    public static func objectID(_ text: String, for relationship: NSRelationshipDescription, model: NSManagedObjectModel,
+                                storeIdentifier: String) throws -> NSManagedObjectID? {
+        if text == "NULL" || text.isEmpty { return nil }
         guard let destination = relationship.destinationEntity else {
-            throw CommandFailure("\(relationship.name) has no destination entity")
+            throw StoreAccessError("\(relationship.name) has no destination entity")
         }
         var entity = destination
         var keyText = text
         if text.hasPrefix("x-coredata://"), let url = URL(string: text) {
             let parts = url.pathComponents.filter { $0 != "/" }
-            guard parts.count == 2, let named = session.model.entitiesByName[parts[0]] else {
-                throw CommandFailure("\"\(text)\" is not an object URI of this store")
+            guard parts.count == 2, let named = model.entitiesByName[parts[0]] else {
+                throw StoreAccessError("\"\(text)\" is not an object URI of this store")
             }
             entity = named
             keyText = parts[1]
         }
-        guard keyText.hasPrefix("p"), let key = Int64(keyText.dropFirst()), entity.isKind(of: destination) else {
-            throw CommandFailure("\(relationship.name) takes an object of \(destination.name): pN or x-coredata://…/\(destination.name)/pN, not \"\(text)\"")
+        guard keyText.hasPrefix("p"), let key = Int64(keyText.dropFirst()), key > 0, entity.isKind(of: destination) else {
+            throw StoreAccessError("\(relationship.name) takes an object of \(destination.name): pN or x-coredata://…/\(destination.name)/pN, not \"\(text)\"")
         }
-        let uuid = session.coordinator.persistentStores.first?.identifier ?? ""
-        let id = NSManagedObjectID(entity: entity, storeIdentifier: uuid, primaryKey: key)
-        do {
-            return try session.context.existingObject(with: id)
-        } catch {
-            throw CommandFailure("\(relationship.name): no \(entity.name) with primary key \(key) in the store")
-        }
+        return NSManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: key)
     }
 
     /// Applies assignments to an object, checking every key against the entity first.
-    static func apply(_ assignments: [Assignment], to object: NSManagedObject, session: StoreSession) throws {
+    public static func apply(_ assignments: [Assignment], to object: NSManagedObject, session: StoreSession) throws {
         for assignment in assignments {
             guard let property = object.entity.propertiesByName[assignment.key] else {
-                throw CommandFailure("\(object.entity.name) has no property \"\(assignment.key)\"; it has: "
+                throw StoreAccessError("\(object.entity.name) has no property \"\(assignment.key)\"; it has: "
                                      + object.entity.propertiesByName.keys.sorted().joined(separator: ", "))
             }
             switch property {
             case let attribute as NSAttributeDescription:
-                if attribute.isReadOnly { throw CommandFailure("\(object.entity.name).\(attribute.name) is derived and cannot be set") }
+                if attribute.isReadOnly { throw StoreAccessError("\(object.entity.name).\(attribute.name) is derived and cannot be set") }
                 object.setValue(try value(assignment.text, for: attribute, entity: object.entity.name), forKey: attribute.name)
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
                 object.setValue(try self.object(assignment.text, for: relationship, in: session), forKey: relationship.name)
             default:
-                throw CommandFailure("\(object.entity.name).\(assignment.key) is a to-many relationship: set it from the other side")
+                throw StoreAccessError("\(object.entity.name).\(assignment.key) is a to-many relationship: set it from the other side")
             }
         }
     }

@@ -1,0 +1,49 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+
+/// What writing the context would change, for the confirmation before `:w`: inserted objects with their values,
+/// updated ones with `old → new` per key, deleted ones.
+enum ChangeSummary {
+    static let maximumLines = 500
+
+    static func lines(for context: NSManagedObjectContext) -> [String] {
+        var lines: [String] = []
+        let byLabel: (NSManagedObject, NSManagedObject) -> Bool = {
+            ($0.entity.name, $0.objectID.primaryKey) < ($1.entity.name, $1.objectID.primaryKey)
+        }
+        for object in context.insertedObjects.sorted(by: byLabel) {
+            lines.append("+ insert \(ObjectLabel.short(object.objectID))")
+            for (key, value) in object.changedValues().sorted(by: { $0.key < $1.key }) {
+                lines.append("    \(key) = \(describe(value))")
+            }
+        }
+        for object in context.updatedObjects.sorted(by: byLabel) {
+            lines.append("~ update \(ObjectLabel.short(object.objectID))")
+            let changed = object.changedValues()
+            let committed = object.committedValues(forKeys: Array(changed.keys))
+            for key in changed.keys.sorted() {
+                lines.append("    \(key): \(describe(committed[key])) → \(describe(changed[key]))")
+            }
+        }
+        for object in context.deletedObjects.sorted(by: byLabel) {
+            lines.append("- delete \(ObjectLabel.short(object.objectID))")
+        }
+        if lines.count > maximumLines {
+            let hidden = lines.count - maximumLines
+            lines = Array(lines.prefix(maximumLines)) + ["… \(hidden) more lines"]
+        }
+        return lines
+    }
+
+    static func describe(_ value: Any?) -> String {
+        switch value {
+        case nil, is NSNull: return "nil"
+        case let object as NSManagedObject: return ObjectLabel.short(object.objectID)
+        case let string as String: return "\"\(string)\""
+        case let objects as Set<NSManagedObject>: return "{" + objects.map { ObjectLabel.short($0.objectID) }.sorted().joined(separator: ", ") + "}"
+        case let objects as [NSManagedObject]: return "[" + objects.map { ObjectLabel.short($0.objectID) }.joined(separator: ", ") + "]"
+        default: return ValueFormatting.text(value)
+        }
+    }
+}

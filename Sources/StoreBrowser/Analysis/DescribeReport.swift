@@ -1,0 +1,100 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+import Predicates
+import SQLiteDatabase
+
+/// Per-attribute statistics over the whole filtered entity, computed by SQLite in one scan: how many objects have
+/// a value, how many are nil, how many distinct values there are, and the least and greatest.
+struct DescribeReport {
+    struct Row {
+        var key: String
+        var type: NSAttributeType
+        var values: Int
+        var nulls: Int
+        var distinct: Int
+        var minimum: String
+        var maximum: String
+    }
+
+    let total: Int
+    let rows: [Row]
+
+    init(query: TableQuery, model: NSManagedObjectModel, counter: BackgroundCounter) throws {
+        let compiler = PredicateSQLCompiler(model: model)
+        let entity = query.entity
+        let attributes = entity.allProperties.compactMap { $0 as? NSAttributeDescription }
+            .filter { !$0.isTransient && compiler.layout.columns(forProperty: $0.name, ofEntity: entity.name) != nil }
+        let base: SQLQuery
+        do {
+            base = try compiler.fetch(entityName: entity.name, predicate: query.predicate?.predicateNode)
+        } catch {
+            throw StoreAccessError(error.description)
+        }
+        var selections = ["COUNT(*)"]
+        for attribute in attributes {
+            let column = Connection.quoteIdentifier(compiler.layout.columns(forProperty: attribute.name, ofEntity: entity.name)!.value)
+            let ordered = Self.hasOrder(attribute.attributeType)
+            selections += ["COUNT(\(column))", "COUNT(DISTINCT \(column))",
+                           ordered ? "MIN(\(column))" : "NULL", ordered ? "MAX(\(column))" : "NULL"]
+        }
+        let sql = "SELECT " + selections.joined(separator: ", ") + " FROM (" + base.sql + ")"
+        let result = try counter.rows(of: SQLQuery(sql: sql, bindings: base.bindings, resultColumns: []))
+        guard let row = result.first else { throw StoreAccessError("describe returned no row") }
+        total = Int(row[0].int64Value ?? 0)
+        var rows: [Row] = []
+        for (index, attribute) in attributes.enumerated() {
+            let offset = 1 + index * 4
+            let values = Int(row[offset].int64Value ?? 0)
+            rows.append(Row(key: attribute.name, type: attribute.attributeType, values: values, nulls: total - values,
+                            distinct: Int(row[offset + 1].int64Value ?? 0),
+                            minimum: Self.text(row[offset + 2], type: attribute.attributeType),
+                            maximum: Self.text(row[offset + 3], type: attribute.attributeType)))
+        }
+        self.rows = rows
+    }
+
+    func lines() -> [String] {
+        let keyWidth = max(9, rows.map { $0.key.count }.max() ?? 0)
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let padding = String(repeating: " ", count: max(0, width - text.count))
+            return right ? padding + text : text + padding
+        }
+        var lines = ["\(NumberText.grouped(total)) objects", "",
+                     pad("attribute", keyWidth) + "  " + pad("type", 10) + pad("values", 11, right: true)
+                        + pad("nil", 11, right: true) + pad("distinct", 11, right: true) + "  min … max"]
+        for row in rows {
+            lines.append(pad(row.key, keyWidth) + "  " + pad(row.type.xcodeName, 10)
+                         + pad(NumberText.grouped(row.values), 11, right: true) + pad(NumberText.grouped(row.nulls), 11, right: true)
+                         + pad(NumberText.grouped(row.distinct), 11, right: true)
+                         + (row.minimum.isEmpty && row.maximum.isEmpty ? "" : "  \(row.minimum) … \(row.maximum)"))
+        }
+        return lines
+    }
+
+    private static func hasOrder(_ type: NSAttributeType) -> Bool {
+        switch type {
+        case .binaryDataAttributeType, .transformableAttributeType, .UUIDAttributeType, .objectIDAttributeType,
+             .compositeAttributeType, .undefinedAttributeType:
+            false
+        default:
+            true
+        }
+    }
+
+    /// A stored value in the user's terms: dates from reference-date seconds, booleans as true/false.
+    private static func text(_ value: SQLiteValue, type: NSAttributeType) -> String {
+        if value.isNull { return "" }
+        switch type {
+        case .dateAttributeType:
+            return value.doubleValue.map { ValueFormatting.text(Date(timeIntervalSinceReferenceDate: $0)) } ?? ""
+        case .booleanAttributeType:
+            return value.int64Value.map { $0 != 0 ? "true" : "false" } ?? ""
+        case .stringAttributeType, .URIAttributeType:
+            return String((value.stringValue ?? "").prefix(30))
+        default:
+            if let integer = value.int64Value, value.type == .integer { return String(integer) }
+            return value.doubleValue.map { ValueFormatting.text($0) } ?? ""
+        }
+    }
+}

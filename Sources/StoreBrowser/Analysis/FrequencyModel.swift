@@ -1,0 +1,83 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+import Predicates
+
+/// The frequency table of one column over the whole filtered entity, computed by the store with GROUP BY (never
+/// from the loaded rows): each distinct value, its count, and its share.
+struct FrequencyModel {
+    struct Row {
+        /// The value as the store returned it (nil for NULL), used to drill in.
+        var value: Any?
+        var text: String
+        var count: Int
+    }
+
+    let key: String
+    let entity: NSEntityDescription
+    let basePredicate: Predicates.NSPredicate?
+    let rows: [Row]
+    let total: Int
+    var selection = 0
+    var top = 0
+
+    /// The most frequent values first, then by value; at most `limit` groups.
+    init(key: String, query: TableQuery, context: NSManagedObjectContext, limit: Int = 10_000) throws {
+        self.key = key
+        self.entity = query.entity
+        self.basePredicate = query.predicate
+        let countExpression = Predicates.NSExpression(forFunction: "count:", arguments: [Predicates.NSExpression(forKeyPath: key)])
+        let request = NSFetchRequest<[String: Any]>(entityName: query.entity.name)
+        request.resultType = .dictionaryResultType
+        request.predicate = query.predicate
+        request.propertiesToFetch = [key, NSExpressionDescription(name: "count", expression: countExpression,
+                                                                  resultType: .integer64AttributeType)]
+        request.propertiesToGroupBy = [key]
+        let groups = try context.performAndWait { try context.fetch(request) }
+        // count(key) skips NULL; the NULL group is counted separately so that it shows its real size.
+        var rows: [Row] = groups.map { group in
+            let value = group[key]
+            return Row(value: value, text: ValueFormatting.text(value), count: Self.integer(group["count"]))
+        }
+        if let nullIndex = rows.firstIndex(where: { $0.value == nil }) {
+            let nullRequest = NSFetchRequest<NSManagedObject>(entityName: query.entity.name)
+            let isNull = Predicates.NSPredicate(format: "%K == nil", argumentArray: [key])
+            nullRequest.predicate = query.predicate.map {
+                Predicates.NSCompoundPredicate(andPredicateWithSubpredicates: [$0, isNull])
+            } ?? isNull
+            rows[nullIndex].count = try context.performAndWait { try context.count(for: nullRequest) }
+            rows[nullIndex].text = "(nil)"
+        }
+        rows.sort { $0.count != $1.count ? $0.count > $1.count : $0.text < $1.text }
+        self.rows = Array(rows.prefix(limit))
+        self.total = rows.reduce(0) { $0 + $1.count }
+    }
+
+    /// The predicate that selects the objects of the selected value, for the drill-in table.
+    func drillPredicate() -> Predicates.NSPredicate? {
+        guard rows.indices.contains(selection) else { return nil }
+        let value = rows[selection].value
+        return Predicates.NSPredicate(format: "%K == %@", argumentArray: [key, value ?? NSNull()])
+    }
+
+    /// `value  count  share  bar` lines.
+    func lines(width: Int) -> [String] {
+        let countWidth = String(rows.first?.count ?? 0).count
+        return rows.map { row in
+            let share = total == 0 ? 0 : Double(row.count) / Double(total)
+            let percent = String(format: "%5.1f%%", share * 100)
+            let bar = String(repeating: "■", count: Int((share * 20).rounded()))
+            let count = String(repeating: " ", count: max(0, countWidth - String(row.count).count)) + String(row.count)
+            return "\(count)  \(percent)  \(bar.padding(toLength: 20, withPad: " ", startingAt: 0))  \(row.text)"
+        }
+    }
+
+    private static func integer(_ value: Any?) -> Int {
+        switch value {
+        case let number as Int64: Int(number)
+        case let number as Int: number
+        case let number as Double: Int(number)
+        default: 0
+        }
+    }
+}

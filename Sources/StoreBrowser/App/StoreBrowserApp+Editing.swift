@@ -1,0 +1,288 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+import Predicates
+import TerminalUI
+import UndoManagement
+
+extension StoreBrowserApp {
+    private func requireEditing() throws {
+        guard session.isEditable else {
+            throw StoreAccessError("the store is open read-only: :edit (or --edit) allows editing")
+        }
+    }
+
+    func enableEditing() throws {
+        guard !session.isEditable else { return show("already editing") }
+        try reopen(editable: true)
+        show("editing: changes wait in the browser until :w writes them")
+    }
+
+    func disableEditing() throws {
+        guard session.isEditable else { return show("already read-only") }
+        guard session.pendingChangeCount == 0 else {
+            throw StoreAccessError("there are unsaved changes: :w writes them, or u undoes them")
+        }
+        try reopen(editable: false)
+        show("read-only: :edit allows editing again")
+    }
+
+    /// Reopens the store and rebuilds the current table on the new context; the stacks belonged to the old one.
+    private func reopen(editable: Bool) throws {
+        let query = table.query
+        let row = table.selection
+        try session.reopen(editable: editable)
+        backStack.removeAll()
+        forwardStack.removeAll()
+        try replaceTable(with: query)
+        session.perform {
+            table.layout(visibleRows: tableRows)
+            table.select(row: row)
+        }
+    }
+
+    // MARK: Detail pane
+
+    func beginEditingField() throws {
+        guard let detail = location.detail, let field = detail.selectedField else {
+            throw StoreAccessError("open an object (Enter) to edit its fields")
+        }
+        try requireEditing()
+        switch field.kind {
+        case .attribute:
+            beginPrompt(.editField(field.key), text: field.value)
+        case .toOne, .toMany:
+            try beginPicking(for: detail, key: field.key)
+        }
+    }
+
+    /// Opens the destination entity's table as a picker: Enter there sets (to-one) or toggles (to-many) the object.
+    private func beginPicking(for detail: DetailModel, key: String) throws {
+        guard let destination = detail.entity.relationshipsByName[key]?.destinationEntity else { return }
+        try push(TableQuery(entity: destination))
+        location.isPicker = true
+        show("Enter picks \(destination.name) for \(key); Esc cancels")
+    }
+
+    func clearField() throws {
+        guard let detail = location.detail else { return }
+        try requireEditing()
+        try detail.clearSelected()
+    }
+
+    func insertObject() throws {
+        try requireEditing()
+        var entity = table.query.entity
+        if entity.isAbstract {
+            guard let concrete = entity.selfAndDescendants.first(where: { !$0.isAbstract }) else {
+                throw StoreAccessError("\(entity.name) is abstract and has no concrete subentity")
+            }
+            entity = concrete
+        }
+        location.detail = DetailModel(inserting: entity, parent: session.context)
+        show("new \(entity.name): e edits a field, a accepts, Esc discards")
+    }
+
+    func acceptDetail() throws {
+        guard let detail = location.detail else { return }
+        guard detail.hasChanges else {
+            location.detail = nil
+            return
+        }
+        try requireEditing()
+        try detail.accept(into: session.context)
+        location.detail = nil
+        show("\(detail.title): accepted; :w writes it to the store")
+    }
+
+    // MARK: Delete
+
+    func confirmDelete() throws {
+        try requireEditing()
+        guard let object = session.perform({ table.selectedObject }) else { return }
+        let lines = session.perform { DeletePreview.lines(for: object) }
+        overlay = .confirm(Confirmation(title: "Delete \(ObjectLabel.short(object.objectID))?", lines: lines,
+                                        options: [("y", "delete", .deleteSelected), ("n", "keep", .cancel)]))
+    }
+
+    private func deleteSelected() {
+        session.perform {
+            guard let object = table.selectedObject else { return }
+            let undoManager = session.context.undoManager
+            session.context.processPendingChanges()
+            undoManager?.beginUndoGrouping()
+            session.context.delete(object)
+            session.context.processPendingChanges()
+            undoManager?.setActionName("Delete \(ObjectLabel.short(object.objectID))")
+            undoManager?.endUndoGrouping()
+        }
+        show("deleted (pending): :w writes it, u undoes it")
+    }
+
+    // MARK: Undo
+
+    func undo() {
+        if let detail = location.detail {
+            detail.undo()
+            return
+        }
+        let name = session.perform { () -> String? in
+            guard let undoManager = session.context.undoManager, undoManager.canUndo else { return nil }
+            let name = undoManager.undoActionName
+            session.context.undo()
+            return name
+        }
+        show(name.map { "undid \($0.isEmpty ? "the last change" : $0)" } ?? "nothing to undo")
+    }
+
+    func redo() {
+        if let detail = location.detail {
+            detail.redo()
+            return
+        }
+        let name = session.perform { () -> String? in
+            guard let undoManager = session.context.undoManager, undoManager.canRedo else { return nil }
+            let name = undoManager.redoActionName
+            session.context.redo()
+            return name
+        }
+        show(name.map { "redid \($0.isEmpty ? "the last change" : $0)" } ?? "nothing to redo")
+    }
+
+    // MARK: Writing
+
+    func confirmWrite(thenQuit: Bool) throws {
+        if location.detail?.hasChanges == true {
+            throw StoreAccessError("the detail pane has edits: a accepts them first, Esc discards them")
+        }
+        let lines = session.perform { ChangeSummary.lines(for: session.context) }
+        guard !lines.isEmpty else {
+            show("no changes to write")
+            if thenQuit { quitRequested = true }
+            return
+        }
+        overlay = .confirm(Confirmation(
+            title: "Write \(session.pendingChangeCount) change(s) to \(session.storeName)?", lines: lines,
+            options: [("y", "write", thenQuit ? .writeAndQuit : .writeChanges), ("n", "not now", .cancel)]))
+    }
+
+    /// Writes the main context; on a validation error or a conflict nothing is written and the message says why.
+    private func write() -> Bool {
+        do {
+            try session.save()
+        } catch {
+            show(error: error)
+            return false
+        }
+        refresh()
+        show("written to \(session.storeName)")
+        return true
+    }
+
+    // MARK: Overlay keys
+
+    func handleOverlayKey(_ key: Key, _ current: BrowserOverlay) -> TerminalAction {
+        switch current {
+        case .text(let title, let lines, var scroll):
+            switch key {
+            case .escape, .character("q"), .enter, .character("?"): overlay = nil
+            case .character("j"), .down: scroll = min(max(0, lines.count - 1), scroll + 1)
+            case .character("k"), .up: scroll = max(0, scroll - 1)
+            case .pageDown, .control("f"), .character(" "): scroll = min(max(0, lines.count - 1), scroll + 10)
+            case .pageUp, .control("b"): scroll = max(0, scroll - 10)
+            default: break
+            }
+            if overlay != nil { overlay = .text(title: title, lines: lines, scroll: scroll) }
+        case .frequency(var model):
+            let page = max(1, layout.table.size.rows - 2)
+            switch key {
+            case .escape, .character("q"): overlay = nil
+            case .character("j"), .down: model.selection = min(model.rows.count - 1, model.selection + 1)
+            case .character("k"), .up: model.selection = max(0, model.selection - 1)
+            case .pageDown, .control("f"): model.selection = min(model.rows.count - 1, model.selection + page)
+            case .pageUp, .control("b"): model.selection = max(0, model.selection - page)
+            case .character("g"), .home: model.selection = 0
+            case .character("G"), .end: model.selection = max(0, model.rows.count - 1)
+            case .enter:
+                overlay = nil
+                drillDown(model)
+                return .redraw
+            default: break
+            }
+            if model.selection < model.top { model.top = model.selection }
+            if model.selection >= model.top + page { model.top = model.selection - page + 1 }
+            if overlay != nil { overlay = .frequency(model) }
+        case .confirm(let confirmation):
+            let choice: Confirmation.Choice?
+            if key == .escape {
+                choice = .cancel
+            } else if case .character(let character) = key {
+                choice = confirmation.options.first { $0.key == character }?.choice
+            } else {
+                choice = nil
+            }
+            guard let choice else { return .redraw }
+            overlay = nil
+            switch choice {
+            case .writeChanges: _ = write()
+            case .writeAndQuit: if write() { return .quit }
+            case .discardAndQuit: return .quit
+            case .deleteSelected: deleteSelected()
+            case .cancel: show("cancelled")
+            }
+        }
+        return quitRequested ? .quit : .redraw
+    }
+
+    private func drillDown(_ model: FrequencyModel) {
+        guard let predicate = model.drillPredicate() else { return }
+        var query = table.query
+        query.filter = query.filter.map {
+            Predicates.NSCompoundPredicate(andPredicateWithSubpredicates: [$0, predicate])
+        } ?? predicate
+        do {
+            try push(query)
+        } catch {
+            show(error: error)
+        }
+    }
+
+    // MARK: Analysis
+
+    func showFrequency() throws {
+        guard table.columns.indices.contains(table.currentColumn) else { return }
+        let column = table.columns[table.currentColumn]
+        overlay = .frequency(try FrequencyModel(key: column.key, query: table.query, context: session.context))
+    }
+
+    func showDescription() throws {
+        let report = try DescribeReport(query: table.query, model: session.model, counter: session.counter)
+        overlay = .text(title: "Describe \(table.query.title)", lines: report.lines(), scroll: 0)
+    }
+
+    // MARK: Mouse
+
+    func handleMouse(_ event: MouseEvent) -> TerminalAction {
+        switch event.kind {
+        case .wheelDown: return perform(.moveDown)
+        case .wheelUp: return perform(.moveUp)
+        case .click, .press:
+            if layout.entities.contains(event.position) {
+                let index = entityTop + event.position.row - layout.entities.minRow - 1
+                if session.entityTree.indices.contains(index) {
+                    entitySelection = index
+                    focus = .entities
+                }
+            } else if layout.table.contains(event.position), location.detail == nil {
+                let row = table.top + event.position.row - layout.table.minRow - 2
+                if row >= table.top { session.perform { table.select(row: row) } }
+                focus = .table
+            }
+            return .redraw
+        case .doubleClick:
+            return perform(.open)
+        default:
+            return .redraw
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+import Predicates
+import TerminalText
+import TerminalUI
+
+extension StoreBrowserApp {
+    var showsEntityPane: Bool { size.columns >= 60 && size.rows >= 6 }
+
+    public func render(into screen: inout Screen) {
+        layout = BrowserLayout(size: screen.size, showsEntities: showsEntityPane)
+        screen.cursor = nil
+        if !layout.entities.isEmpty { drawEntityPane(into: &screen, in: layout.entities) }
+        if let detail = location.detail {
+            DetailView(detail: detail, theme: theme).render(into: &screen, in: layout.table)
+        } else {
+            session.perform {
+                table.layout(visibleRows: max(1, layout.table.size.rows - 3))
+                TableView(table: table, theme: theme, isFocused: focus == .table, title: tableTitle)
+                    .render(into: &screen, in: layout.table)
+            }
+        }
+        screen.drawBar(statusText, in: layout.status, style: theme.statusBar)
+        drawMessageLine(into: &screen)
+        if let overlay { drawOverlay(overlay, into: &screen) }
+    }
+
+    private var tableTitle: String {
+        var title = table.query.title
+        if location.isPicker { title = "Pick for \(backStack.last?.detail?.selectedField?.key ?? "relationship"): " + title }
+        if let filter = table.query.filter { title += " where " + filter.predicateFormat }
+        return title
+    }
+
+    // MARK: Entity pane
+
+    private func drawEntityPane(into screen: inout Screen, in rect: Rect) {
+        screen.drawBox(rect, style: theme.border, title: "Entities")
+        let inner = rect.inset(by: 1)
+        guard !inner.isEmpty else { return }
+        let tree = session.entityTree
+        if entitySelection < entityTop { entityTop = entitySelection }
+        if entitySelection >= entityTop + inner.size.rows { entityTop = entitySelection - inner.size.rows + 1 }
+        for offset in 0..<inner.size.rows {
+            let index = entityTop + offset
+            guard index < tree.count else { break }
+            let (entity, depth) = tree[index]
+            let row = Rect(column: inner.minColumn, row: inner.minRow + offset, columns: inner.size.columns, rows: 1)
+            let count = session.entityCounts[entity.name].map { NumberText.grouped($0) } ?? "…"
+            let name = String(repeating: "  ", count: depth) + (depth > 0 ? "└ " : "") + entity.name
+                + (entity.isAbstract ? " (abstract)" : "")
+            let countWidth = DisplayWidth.of(count)
+            let nameWidth = max(0, row.size.columns - countWidth - 1)
+            let line = DisplayWidth.pad(DisplayWidth.truncate(name, toWidth: nameWidth), toWidth: nameWidth) + " " + count
+            let isCurrent = entity === table.query.entity
+            if index == entitySelection && focus == .entities && location.detail == nil {
+                screen.drawBar(line, in: row, style: theme.selection)
+            } else {
+                screen.drawField(line, in: row, style: isCurrent ? theme.header : theme.normal)
+            }
+        }
+    }
+
+    // MARK: Status and message lines
+
+    /// `Recipes.sqlite › Recipe │ filter │ sort │ row 12 of 200 │ 2 pending │ read-only │ 50 rows in 1.2 ms`.
+    var statusText: String {
+        var parts: [String] = []
+        let crumbs = (backStack.suffix(2) + [location]).map(\.crumb)
+        parts.append(session.storeName + " › " + (backStack.count > 2 ? "… › " : "") + crumbs.joined(separator: " › "))
+        if let filter = table.query.filter { parts.append("/ " + filter.predicateFormat) }
+        if !table.query.sortKeys.isEmpty { parts.append("sort " + table.query.sortKeys.map(\.text).joined(separator: ",")) }
+        if let detail = location.detail {
+            parts.append("field \(detail.selection + 1) of \(detail.fields.count)")
+        } else {
+            let total = table.knownCount.map { NumberText.grouped($0) } ?? "≥" + NumberText.grouped(table.loadedEnd)
+            let row = table.knownCount == 0 ? 0 : table.selection + 1
+            parts.append("row \(NumberText.grouped(row)) of \(total)" + (session.counter.isBusy ? " (counting)" : ""))
+        }
+        let pending = session.pendingChangeCount
+        if pending > 0 { parts.append("\(pending) pending") }
+        parts.append(session.isEditable ? "EDIT" : "read-only")
+        if storeChangedOutside { parts.append("store changed: r") }
+        let counts = session.store.coordinator.statistics.snapshot
+        if counts.fetches > 0 {
+            parts.append("\(counts.lastFetchRowCount) rows in " + String(format: "%.1f ms", counts.lastFetchDuration * 1000))
+        }
+        return " " + parts.joined(separator: " │ ")
+    }
+
+    private func drawMessageLine(into screen: inout Screen) {
+        let rect = layout.message
+        guard !rect.isEmpty else { return }
+        if prompt != nil {
+            LinePromptView.render(editor, label: promptLabel, in: rect, into: &screen, theme: theme)
+            if !editor.completionCandidates.isEmpty, layout.table.size.rows > 2 {
+                let line = editor.completionCandidates.joined(separator: "  ")
+                let above = Rect(column: rect.minColumn, row: layout.status.minRow, columns: rect.size.columns, rows: 1)
+                screen.drawBar(line, in: above, style: theme.muted.adding(.reverse))
+            }
+            return
+        }
+        if let message {
+            // Multi-line messages (a caret diagnostic) show their first line here and the rest in the overlay.
+            let first = message.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            screen.drawField(first, in: rect, style: messageIsError ? theme.error : theme.normal)
+            if messageIsError, message.contains("\n") { drawDiagnostic(message, into: &screen) }
+        } else {
+            let hint = location.detail != nil
+                ? "Enter follow · e edit · x nil · a accept · Esc discard · u undo · ? help"
+                : "/ filter · : command · [ ] sort · F frequency · Enter open · r refresh · ? help · q quit"
+            screen.drawField(hint, in: rect, style: theme.muted)
+        }
+    }
+
+    /// A caret diagnostic above the status line, so the caret sits under the bad character.
+    private func drawDiagnostic(_ message: String, into screen: inout Screen) {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let bottom = layout.status.minRow
+        for (index, line) in lines.reversed().enumerated() {
+            let row = bottom - 1 - index
+            guard row >= layout.table.minRow else { break }
+            let rect = Rect(column: layout.table.minColumn, row: row, columns: layout.table.size.columns, rows: 1)
+            screen.drawBar(line, in: rect, style: theme.error)
+        }
+    }
+
+    // MARK: Overlays
+
+    private func drawOverlay(_ overlay: BrowserOverlay, into screen: inout Screen) {
+        let area = screen.bounds.splitBottom(min(2, screen.size.rows)).rest
+        let width = min(area.size.columns, max(40, area.size.columns * 4 / 5))
+        let height = area.size.rows
+        let rect = Rect(column: (area.size.columns - width) / 2, row: area.minRow, columns: width, rows: height)
+        screen.fill(rect, with: .blank(theme.normal))
+        let inner = rect.inset(by: 1)
+        switch overlay {
+        case .text(let title, let lines, let scroll):
+            screen.drawBox(rect, style: theme.border, title: title + "  (Esc closes)")
+            for (offset, line) in lines.dropFirst(scroll).prefix(inner.size.rows).enumerated() {
+                screen.drawField(line, in: Rect(column: inner.minColumn, row: inner.minRow + offset, columns: inner.size.columns, rows: 1))
+            }
+        case .frequency(let model):
+            screen.drawBox(rect, style: theme.border,
+                           title: "Frequency of \(model.key): \(model.rows.count) values, \(NumberText.grouped(model.total)) objects (Enter drills in)")
+            let lines = model.lines(width: inner.size.columns)
+            for offset in 0..<inner.size.rows {
+                let index = model.top + offset
+                guard index < lines.count else { break }
+                let row = Rect(column: inner.minColumn, row: inner.minRow + offset, columns: inner.size.columns, rows: 1)
+                if index == model.selection {
+                    screen.drawBar(lines[index], in: row, style: theme.selection)
+                } else {
+                    screen.drawField(lines[index], in: row)
+                }
+            }
+        case .confirm(let confirmation):
+            screen.drawBox(rect, style: theme.border, title: confirmation.title)
+            let choices = confirmation.options.map { "\($0.key) \($0.label)" }.joined(separator: " · ")
+            let body = inner.splitBottom(min(1, inner.size.rows))
+            for (offset, line) in confirmation.lines.dropFirst(confirmation.scroll).prefix(body.rest.size.rows).enumerated() {
+                screen.drawField(line, in: Rect(column: inner.minColumn, row: inner.minRow + offset, columns: inner.size.columns, rows: 1))
+            }
+            screen.drawBar(choices, in: body.bottom, style: theme.prompt.adding(.reverse))
+        }
+    }
+}
+
+/// Counts written with thousands separators: 1,234,567.
+enum NumberText {
+    static func grouped(_ value: Int) -> String {
+        let digits = String(abs(value))
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return value < 0 ? "-" + result : result
+    }
+}

@@ -1,0 +1,165 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+import Predicates
+import TerminalUI
+
+/// The store browser as a `TerminalApp`: an entity list, a batched object table, a detail pane on a child context,
+/// prompts, overlays and a status line, all drawn into a `Screen` from its state. It never touches a terminal, so
+/// tests drive it through a `VirtualTerminal` and the real binary runs it on `CursesTerminal`.
+///
+/// It runs on one thread; every context call goes through `BrowserSession.perform` or the detail pane's child.
+public final class StoreBrowserApp: TerminalApp {
+    public enum Focus: Equatable, Sendable {
+        case entities, table
+    }
+
+    public let session: BrowserSession
+    public let keyMap: KeyMap
+    public var theme: Theme
+    let editor: any LineEditor
+    let savedPredicates: SavedPredicates
+
+    public internal(set) var focus: Focus = .table
+    /// The row selected in the entity list.
+    public internal(set) var entitySelection = 0
+    var entityTop = 0
+    var location: BrowserLocation
+    var backStack: [BrowserLocation] = []
+    var forwardStack: [BrowserLocation] = []
+    var overlay: BrowserOverlay?
+    var prompt: PromptPurpose?
+    /// The message line: the last result or error.
+    public internal(set) var message: String?
+    public internal(set) var messageIsError = false
+    /// Another connection committed to the store since the last fetch.
+    public internal(set) var storeChangedOutside = false
+    var size = Size(columns: 80, rows: 24)
+    /// The export in progress, advanced on every tick.
+    var exportJob: ExportJob?
+    /// Set when a command asked to quit after it finished (`:wq` with nothing to write).
+    var quitRequested = false
+    /// Re-fetch by itself when another process writes the store (`--auto-refresh`, `:autorefresh on`).
+    var autoRefresh: Bool
+    /// Where the panes went at the last render; commands use it for page sizes.
+    var layout = BrowserLayout(size: Size(columns: 80, rows: 24), showsEntities: true)
+
+    /// Opens the browser on `session`, on the entity and predicate of its options (or the first entity).
+    public init(session: BrowserSession, editor: any LineEditor, theme: Theme = .colored, keyMap: KeyMap = .standard) throws {
+        self.session = session
+        self.editor = editor
+        self.theme = theme
+        self.keyMap = keyMap
+        self.savedPredicates = SavedPredicates(directory: session.options.stateDirectory)
+        self.autoRefresh = session.options.refreshesAutomatically
+        let entities = session.entityTree.map(\.entity)
+        guard !entities.isEmpty else { throw StoreAccessError("\(session.options.storePath): the model has no entities") }
+        let entity: NSEntityDescription
+        if let name = session.options.entityName {
+            entity = try session.store.entity(named: name)
+        } else {
+            entity = entities.first { !$0.isAbstract } ?? entities[0]
+        }
+        let filter = try StoreSession.predicate(session.options.predicateFormat)
+        let query = TableQuery(entity: entity, filter: filter)
+        location = BrowserLocation(table: try session.perform {
+            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize)
+        })
+        entitySelection = entities.firstIndex { $0 === entity } ?? 0
+        editor.completer = { [weak self] line, word in self?.completions(line: line, word: word) ?? [] }
+        startCounting(location.table)
+    }
+
+    /// The table on screen.
+    public var table: TableModel { location.table }
+    /// The detail pane's object, when open.
+    public var detail: DetailModel? { location.detail }
+
+    // MARK: TerminalApp
+
+    public func resize(to newSize: Size) {
+        size = newSize
+        layout = BrowserLayout(size: newSize, showsEntities: showsEntityPane)
+    }
+
+    public var tickInterval: Duration? {
+        if exportJob != nil { return .zero }
+        return session.counter.isBusy ? .milliseconds(100) : .seconds(1)
+    }
+
+    public func tick() -> TerminalAction {
+        collectBackgroundResults()
+        advanceExport()
+        if session.watcher?.storeChanged() == true, !storeChangedOutside {
+            storeChangedOutside = true
+            if autoRefresh && !session.context.performAndWait({ session.context.hasChanges }) {
+                refresh()
+            } else {
+                show("the store changed on disk: r re-fetches")
+            }
+        }
+        return .redraw
+    }
+
+    public func handle(_ key: Key) -> TerminalAction {
+        collectBackgroundResults()
+        if key == .resize { return .redraw }
+        if prompt != nil { return handlePromptKey(key) }
+        if let overlay { return handleOverlayKey(key, overlay) }
+        let scope: KeyScope = location.detail != nil ? .detail : (focus == .entities ? .entities : .table)
+        guard let command = keyMap.command(for: key, in: scope) else {
+            if case .mouse(let event) = key { return handleMouse(event) }
+            return .redraw
+        }
+        return perform(command)
+    }
+
+    /// Runs a command; the key map's entry point.
+    public func perform(_ command: BrowserCommand) -> TerminalAction {
+        clearMessage()
+        do {
+            return try execute(command)
+        } catch {
+            show(error: error)
+            return .redraw
+        }
+    }
+
+    // MARK: Messages
+
+    func show(_ text: String) {
+        message = text
+        messageIsError = false
+    }
+
+    func show(error: any Error) {
+        message = (error as? StoreAccessError)?.message ?? String(describing: error)
+        messageIsError = true
+    }
+
+    func clearMessage() {
+        message = nil
+        messageIsError = false
+    }
+
+    // MARK: Background results
+
+    func startCounting(_ table: TableModel) {
+        guard table.knownCount == nil else { return }
+        table.countTicket = session.counter.start(.objects(entity: table.query.entity.name,
+                                                           predicate: table.query.predicate?.predicateNode))
+    }
+
+    func collectBackgroundResults() {
+        for (ticket, outcome) in session.collectCounts() {
+            let tables = ([location] + backStack + forwardStack).map(\.table)
+            guard let table = tables.first(where: { $0.countTicket == ticket }) else { continue }
+            table.countTicket = nil
+            switch outcome {
+            case .count(let count): session.perform { table.adoptCount(count) }
+            case .failed(let reason): show("counting failed: \(reason)")
+            case .cancelled, .entityCounts: break
+            }
+        }
+    }
+}

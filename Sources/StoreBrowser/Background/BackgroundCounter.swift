@@ -1,0 +1,141 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Dispatch
+import Foundation
+import Predicates
+import SQLiteDatabase
+import Synchronization
+
+/// Counts that may take time (a whole entity, a predicate over an unindexed column) run here, on a read-only
+/// connection of their own and a queue of their own, so the first screen never waits for them. Results are picked
+/// up by the browser's tick; `cancelAll()` interrupts the statement running now.
+///
+/// The connection is confined to `queue`; the only cross-thread calls are `interrupt()` on its `Sendable` handle
+/// and the result mailbox behind a mutex.
+public final class BackgroundCounter: Sendable {
+    /// What a count request asks for.
+    public enum Job: Sendable {
+        /// Rows of every entity, subentities included, keyed by entity name.
+        case entityCounts
+        /// Objects of `entity` matching `predicate` (nil for all).
+        case objects(entity: String, predicate: PredicateNode?)
+    }
+
+    /// The outcome of a job.
+    public enum Outcome: Sendable, Equatable {
+        case entityCounts([String: Int])
+        case count(Int)
+        case cancelled
+        case failed(String)
+    }
+
+    private struct State {
+        var finished: [(ticket: Int, job: Job, outcome: Outcome)] = []
+        var running: Set<Int> = []
+        var nextTicket = 0
+        var generation = 0
+    }
+
+    private let queue = DispatchQueue(label: "OpenCoreData.StoreBrowser.BackgroundCounter")
+    private let connection: ConfinedConnection
+    private let interruptHandle: InterruptHandle
+    private let compiler: PredicateSQLCompiler
+    private let state = Mutex(State())
+
+    /// Opens a second, read-only connection on the store at `path`, for `model`.
+    public init(storePath path: String, model: NSManagedObjectModel) throws {
+        let file = try SQLiteStoreFile(path: path, mode: .readOnly)
+        try PredicateSQLFunctions.register(on: file.connection)
+        try DerivedAttributeFunctions.register(on: file.connection)
+        connection = ConfinedConnection(file: file)
+        interruptHandle = file.connection.interruptHandle
+        compiler = PredicateSQLCompiler(model: model)
+    }
+
+    /// Starts `job` and returns its ticket; its outcome arrives in `takeFinished()`.
+    @discardableResult
+    public func start(_ job: Job) -> Int {
+        let (ticket, generation) = state.withLock { state -> (Int, Int) in
+            state.nextTicket += 1
+            state.running.insert(state.nextTicket)
+            return (state.nextTicket, state.generation)
+        }
+        queue.async { [self] in
+            let cancelledBefore = state.withLock { $0.generation != generation }
+            var outcome = cancelledBefore ? .cancelled : run(job)
+            state.withLock { state in
+                // An interrupted statement fails with whatever error wraps SQLITE_INTERRUPT: report it as cancelled.
+                if state.generation != generation, case .failed = outcome { outcome = .cancelled }
+                state.running.remove(ticket)
+                state.finished.append((ticket, job, outcome))
+            }
+        }
+        return ticket
+    }
+
+    /// Whether any job has not finished yet.
+    public var isBusy: Bool { state.withLock { !$0.running.isEmpty } }
+
+    /// The jobs finished since the last call, oldest first.
+    public func takeFinished() -> [(ticket: Int, job: Job, outcome: Outcome)] {
+        state.withLock { state in
+            defer { state.finished.removeAll() }
+            return state.finished
+        }
+    }
+
+    /// Cancels every queued job and interrupts the one running now.
+    public func cancelAll() {
+        state.withLock { $0.generation += 1 }
+        interruptHandle.interrupt()
+    }
+
+    /// Waits until every job started so far has finished (tests and orderly shutdown).
+    public func waitUntilIdle() {
+        queue.sync {}
+    }
+
+    /// Runs a read-only query on the counter's connection and waits for its rows (after any count already
+    /// queued). Analyses that scan the whole entity (describe) use it, so they never hold the browser's store.
+    public func rows(of query: SQLQuery) throws -> [[SQLiteValue]] {
+        try queue.sync {
+            try connection.file.connection.query(query.sql, arguments: query.bindings)
+        }
+    }
+
+    // MARK: Running, on `queue`
+
+    private func run(_ job: Job) -> Outcome {
+        do {
+            switch job {
+            case .entityCounts:
+                return .entityCounts(try entityCounts())
+            case .objects(let entity, let predicate):
+                let query = try compiler.fetch(entityName: entity, predicate: predicate, selection: .count)
+                let value = try connection.file.connection.scalar(query.sql, arguments: query.bindings)
+                return .count(Int(value?.int64Value ?? 0))
+            }
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+
+    private func entityCounts() throws -> [String: Int] {
+        let byNumber = try connection.file.rowCountsByEntityNumber(layout: compiler.layout)
+        var counts: [String: Int] = [:]
+        for entity in compiler.model.entities {
+            var total = 0
+            for member in entity.selfAndDescendants {
+                if let number = compiler.layout.numbering[member.name] { total += byNumber[number] ?? 0 }
+            }
+            counts[entity.name] = total
+        }
+        return counts
+    }
+}
+
+/// The counter's connection, used only on the counter's queue.
+private final class ConfinedConnection: @unchecked Sendable {
+    let file: SQLiteStoreFile
+    init(file: SQLiteStoreFile) { self.file = file }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// How the browser is opened: `coredata [browse] STORE [--entity E] [--predicate P] [--model M] [--edit]`.
+public struct BrowserOptions: Sendable, Equatable {
+    public var storePath: String
+    public var modelPath: String?
+    /// The entity whose table opens first; the first entity with objects when nil.
+    public var entityName: String?
+    /// A predicate format applied to that table at once.
+    public var predicateFormat: String?
+    /// Whether the store opens for editing (read-only otherwise; `:edit` switches later).
+    public var allowsEditing: Bool
+    /// Where prompt histories and named predicates live; nil keeps them in memory only.
+    public var stateDirectory: String?
+    /// Re-fetch at once when another process changes the store, instead of only saying so.
+    public var refreshesAutomatically: Bool
+    /// Objects loaded per batch of the table's batch-faulting array.
+    public var batchSize: Int
+
+    public init(storePath: String, modelPath: String? = nil, entityName: String? = nil, predicateFormat: String? = nil,
+                allowsEditing: Bool = false, stateDirectory: String? = nil, refreshesAutomatically: Bool = false,
+                batchSize: Int = 100) {
+        self.storePath = storePath
+        self.modelPath = modelPath
+        self.entityName = entityName
+        self.predicateFormat = predicateFormat
+        self.allowsEditing = allowsEditing
+        self.stateDirectory = stateDirectory
+        self.refreshesAutomatically = refreshesAutomatically
+        self.batchSize = batchSize
+    }
+
+    /// `$XDG_STATE_HOME/coredata`, or `~/.local/state/coredata` when XDG_STATE_HOME is unset or not absolute (the
+    /// XDG base directory rule).
+    public static func defaultStateDirectory(environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/coredata" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.local/state/coredata"
+    }
+}

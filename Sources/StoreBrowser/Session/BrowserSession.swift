@@ -1,0 +1,105 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+import Predicates
+import UndoManagement
+
+/// The store a browser works on: the opened store with its main context (where the user's edits wait until they
+/// are written), the background counter, the change watcher, and what is known about each entity.
+///
+/// The context is a private-queue context; the browser reaches it only through `perform`, one level deep (never
+/// from inside another context's `performAndWait`, so a child's save into it cannot deadlock).
+public final class BrowserSession {
+    public let options: BrowserOptions
+    public private(set) var store: StoreSession
+    /// Whether edits are allowed (the store is opened read-write).
+    public private(set) var isEditable: Bool
+    /// Rows per entity, subentities included, once the background counter has them.
+    public private(set) var entityCounts: [String: Int] = [:]
+    let counter: BackgroundCounter
+    let watcher: StoreChangeWatcher?
+    var entityCountTicket: Int?
+
+    public init(options: BrowserOptions) throws {
+        self.options = options
+        self.store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath,
+                                      readOnly: !options.allowsEditing)
+        self.isEditable = options.allowsEditing
+        self.counter = try BackgroundCounter(storePath: options.storePath, model: store.model)
+        self.watcher = try? StoreChangeWatcher(storePath: options.storePath)
+        configureContext()
+        entityCountTicket = counter.start(.entityCounts)
+    }
+
+    public var model: NSManagedObjectModel { store.model }
+    public var context: NSManagedObjectContext { store.context }
+    public var storeName: String { URL(fileURLWithPath: options.storePath).lastPathComponent }
+
+    /// Runs `body` on the main context's queue.
+    public func perform<T>(_ body: () throws -> T) rethrows -> T {
+        try store.context.performAndWait(body)
+    }
+
+    /// Entities in the order the entity pane lists them: roots alphabetically, each followed by its subentities,
+    /// with their depth in the inheritance tree.
+    public var entityTree: [(entity: NSEntityDescription, depth: Int)] {
+        var rows: [(NSEntityDescription, Int)] = []
+        func visit(_ entity: NSEntityDescription, depth: Int) {
+            rows.append((entity, depth))
+            for child in entity.subentities.sorted(by: { $0.name < $1.name }) { visit(child, depth: depth + 1) }
+        }
+        for root in model.entities.filter({ $0.superentity == nil }).sorted(by: { $0.name < $1.name }) {
+            visit(root, depth: 0)
+        }
+        return rows
+    }
+
+    /// Reopens the store read-write (`:edit`) or read-only (`:readonly`) with a new main context. The old
+    /// context is dropped: callers rebuild their tables, and must not hold unsaved changes.
+    public func reopen(editable: Bool) throws {
+        guard editable != isEditable else { return }
+        store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath, readOnly: !editable)
+        isEditable = editable
+        configureContext()
+    }
+
+    /// Changes waiting in the main context, to be written with `save()`.
+    public var pendingChangeCount: Int {
+        perform { context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count }
+    }
+
+    /// Writes the main context's changes to the store in one transaction.
+    public func save() throws {
+        try perform { try context.save() }
+        watcher?.acknowledge()
+        entityCountTicket = counter.start(.entityCounts)
+    }
+
+    /// Picks up finished background counts; returns the object counts of other jobs for the tables to adopt.
+    func collectCounts() -> [(ticket: Int, outcome: BackgroundCounter.Outcome)] {
+        var others: [(Int, BackgroundCounter.Outcome)] = []
+        for finished in counter.takeFinished() {
+            if case .entityCounts(let counts) = finished.outcome {
+                entityCounts = counts
+                if finished.ticket == entityCountTicket { entityCountTicket = nil }
+            } else {
+                if finished.ticket == entityCountTicket { entityCountTicket = nil }
+                others.append((finished.ticket, finished.outcome))
+            }
+        }
+        return others
+    }
+
+    /// Re-counts every entity (after a refresh).
+    func recountEntities() {
+        entityCountTicket = counter.start(.entityCounts)
+    }
+
+    private func configureContext() {
+        store.context.name = "browser"
+        if isEditable {
+            let undoManager = UndoManager()
+            store.context.performAndWait { store.context.undoManager = undoManager }
+        }
+    }
+}

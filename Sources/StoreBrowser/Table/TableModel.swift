@@ -1,0 +1,168 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Predicates
+import TerminalText
+
+/// The scrolling object table of one query: a batch-faulting array underneath (only the batches on screen are
+/// loaded, far ones are forgotten), the selected row and column, and column widths that grow to fit what has been
+/// shown. Every call must run on the browser context's queue (`BrowserSession.perform`).
+public final class TableModel {
+    public let query: TableQuery
+    public let columns: [TableColumn]
+    public let batchSize: Int
+    let results: BatchFaultingArray
+    /// The selected row.
+    public private(set) var selection = 0
+    /// The first row on screen.
+    public private(set) var top = 0
+    /// The selected column (what `[`, `]` and `F` act on).
+    public private(set) var currentColumn = 0
+    /// The leftmost column on screen.
+    public private(set) var firstVisibleColumn = 0
+    /// Widths fitted to the header and to every value shown so far (they never shrink while scrolling, so columns do
+    /// not jump).
+    public private(set) var columnWidths: [Int]
+    /// Rows on screen at the last layout.
+    public private(set) var visibleRows = 1
+    /// The number of objects, once the store counted them (in the background) or the last batch was reached.
+    public var knownCount: Int? { results.countIfKnown }
+    /// Rows known to exist so far: the end of the loaded batches.
+    public private(set) var loadedEnd = 0
+    /// The last store error while loading a batch, shown in the status line.
+    public private(set) var loadError: String?
+    /// The background count job for this table, while it runs.
+    var countTicket: Int?
+
+    static let maximumColumnWidth = 40
+
+    init(query: TableQuery, context: NSManagedObjectContext, batchSize: Int) throws {
+        self.query = query
+        self.columns = TableColumn.columns(for: query.entity)
+        self.batchSize = batchSize
+        self.results = try context.fetchBatched(query.fetchRequest(batchSize: batchSize))
+        self.columnWidths = columns.map { DisplayWidth.of($0.key) }
+        // A table of zero columns still shows its rows' object IDs.
+    }
+
+    /// Rows the list may move over: the count when known, otherwise one batch past what is loaded, so that moving
+    /// down loads the next batch.
+    public var rowCount: Int { knownCount ?? (loadedEnd + batchSize) }
+
+    /// Records a count computed by the background counter.
+    func adoptCount(_ count: Int) {
+        results.assumeCount(count)
+        clamp()
+    }
+
+    // MARK: Objects
+
+    /// The object at `row`, loading its batch; nil past the end or when the store fails (`loadError` says why).
+    public func object(at row: Int) -> NSManagedObject? {
+        guard row >= 0 else { return nil }
+        if let knownCount, row >= knownCount { return nil }
+        let batch = row / batchSize
+        do {
+            let objects = try results.objects(inBatch: batch)
+            loadError = nil
+            if objects.count == batchSize { loadedEnd = max(loadedEnd, (batch + 1) * batchSize) }
+            let offset = row - batch * batchSize
+            return offset < objects.count ? objects[offset] : nil
+        } catch {
+            loadError = String(describing: error)
+            return nil
+        }
+    }
+
+    /// The selected object, if any.
+    public var selectedObject: NSManagedObject? { object(at: selection) }
+
+    /// Batches held in memory now.
+    public var residentBatches: [Int] { results.residentBatches }
+
+    /// The text of `column` for `object`, one line, not yet sanitised.
+    public func text(of column: TableColumn, for object: NSManagedObject) -> String {
+        switch column.kind {
+        case .attribute:
+            return ValueFormatting.text(object.value(forKey: column.key))
+        case .toOne:
+            guard let id = object.objectIDForToOne(column.key) else { return "" }
+            return ObjectLabel.short(id)
+        }
+    }
+
+    // MARK: Moving
+
+    /// Moves the selection to `row`, clamped to the rows there are, and scrolls it into view.
+    public func select(row: Int) {
+        selection = max(0, row)
+        if knownCount == nil, selection >= loadedEnd {
+            // Touch the row so its batch loads: it either exists, or the short batch reveals the count.
+            _ = object(at: selection)
+        }
+        clamp()
+    }
+
+    /// Moves by `rows`, scrolling the view by `scroll` rows too (a page key moves both).
+    public func move(by rows: Int, scrolling scroll: Int = 0) {
+        top += scroll
+        select(row: selection + rows)
+    }
+
+    /// Jumps to the last row: counts first when the count is not known yet, then reads the last batch backwards
+    /// from the end, loading nothing in between.
+    public func selectLast() throws {
+        let count = try results.computeCount()
+        select(row: count - 1)
+    }
+
+    /// Sets how many rows are on screen.
+    public func layout(visibleRows rows: Int) {
+        visibleRows = max(1, rows)
+        clamp()
+    }
+
+    /// Selects `column` (clamped) and scrolls columns so it is visible in `width` cells.
+    public func selectColumn(_ column: Int, width: Int) {
+        currentColumn = min(max(0, column), max(0, columns.count - 1))
+        if currentColumn < firstVisibleColumn { firstVisibleColumn = currentColumn }
+        while firstVisibleColumn < currentColumn, !fits(from: firstVisibleColumn, through: currentColumn, width: width) {
+            firstVisibleColumn += 1
+        }
+    }
+
+    /// Widens columns to fit `values` (the texts of the rows on screen), up to `maximumColumnWidth`.
+    func fit(column: Int, toText text: String) {
+        guard columns.indices.contains(column) else { return }
+        let width = min(Self.maximumColumnWidth, DisplayWidth.of(TerminalSanitizer.sanitize(text, layout: .singleLine)))
+        if width > columnWidths[column] { columnWidths[column] = width }
+    }
+
+    private func fits(from first: Int, through last: Int, width: Int) -> Bool {
+        let needed = (first...last).reduce(0) { $0 + columnWidths[$1] + 1 }
+        return needed <= width
+    }
+
+    private func clamp() {
+        let count = rowCount
+        selection = min(max(0, selection), max(0, count - 1))
+        top = min(max(0, top), max(0, count - visibleRows))
+        if selection < top { top = selection }
+        if selection >= top + visibleRows { top = selection - visibleRows + 1 }
+    }
+
+    /// Places the selection on the object with `id` if it is within `radius` batches of `near`; returns whether
+    /// it was found. Refresh uses it to keep the cursor on the same object after a re-fetch.
+    @discardableResult
+    func reselect(_ id: NSManagedObjectID, near row: Int, radius: Int = 2) -> Bool {
+        let batch = row / batchSize
+        for candidate in max(0, batch - radius)...(batch + radius) {
+            guard let objects = try? results.objects(inBatch: candidate) else { continue }
+            if let index = objects.firstIndex(where: { $0.objectID == id }) {
+                select(row: candidate * batchSize + index)
+                return true
+            }
+            if objects.count < batchSize { break }
+        }
+        return false
+    }
+}

@@ -1,0 +1,53 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Predicates
+
+/// What a table shows: the objects of an entity, optionally limited to a scope (the destinations of a to-many,
+/// reached through the inverse), filtered by the user's predicate and ordered by sort keys.
+public struct TableQuery {
+    public var entity: NSEntityDescription
+    /// The relationship scope, not shown in the filter prompt (for example `recipe == <Recipe p3>`).
+    public var scope: Predicates.NSPredicate?
+    /// Describes the scope for the title and the breadcrumb ("ingredients of Recipe p3").
+    public var scopeTitle: String?
+    /// The user's filter, as typed and accepted.
+    public var filter: Predicates.NSPredicate?
+    public var sortKeys: [SortKey]
+
+    public init(entity: NSEntityDescription, scope: Predicates.NSPredicate? = nil, scopeTitle: String? = nil,
+                filter: Predicates.NSPredicate? = nil, sortKeys: [SortKey] = []) {
+        self.entity = entity
+        self.scope = scope
+        self.scopeTitle = scopeTitle
+        self.filter = filter
+        self.sortKeys = sortKeys
+    }
+
+    /// The scope and the filter together.
+    public var predicate: Predicates.NSPredicate? {
+        switch (scope, filter) {
+        case (nil, nil): nil
+        case (let scope?, nil): scope
+        case (nil, let filter?): filter
+        case (let scope?, let filter?): Predicates.NSCompoundPredicate(andPredicateWithSubpredicates: [scope, filter])
+        }
+    }
+
+    /// The sort descriptors (the store breaks ties by primary key, so the order is stable).
+    public var sortDescriptors: [Predicates.NSSortDescriptor] {
+        sortKeys.map { Predicates.NSSortDescriptor(key: $0.key, ascending: $0.ascending) }
+    }
+
+    /// A batched fetch of full objects (values loaded with each batch, so a screen costs one query).
+    public func fetchRequest(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+        request.predicate = predicate
+        request.sortDescriptors = sortDescriptors
+        request.fetchBatchSize = batchSize
+        request.returnsObjectsAsFaults = false
+        return request
+    }
+
+    /// The title of the table: the entity, or the scope's description.
+    public var title: String { scopeTitle ?? entity.name }
+}

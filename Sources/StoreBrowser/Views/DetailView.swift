@@ -1,0 +1,73 @@
+import TerminalText
+import TerminalUI
+
+/// Draws the detail pane: every property of the object as `key  type  value`, long values wrapped, edited values
+/// as `old → new` in the pending style.
+struct DetailView {
+    let detail: DetailModel
+    let theme: Theme
+
+    func render(into screen: inout Screen, in rect: Rect) {
+        let state = detail.isNew ? " (new)" : (detail.hasChanges ? " (edited)" : "")
+        screen.drawBox(rect, style: theme.border, title: detail.title + state)
+        let inner = rect.inset(by: 1)
+        guard !inner.isEmpty else { return }
+        let keyWidth = min(max(8, detail.fields.map { DisplayWidth.of($0.key) }.max() ?? 0), max(1, inner.size.columns / 3))
+        let typeWidth = min(max(6, detail.fields.map { DisplayWidth.of($0.typeLabel) }.max() ?? 0), max(1, inner.size.columns / 4))
+        let valueColumn = inner.minColumn + keyWidth + typeWidth + 2
+        let valueWidth = max(1, inner.maxColumn - valueColumn)
+        // Lay out every field's lines, then scroll so the selected field's first line is visible.
+        var blocks: [[String]] = []
+        for field in detail.fields {
+            let value = field.isPending ? "\(field.committedValue ?? "") → \(field.value)" : field.value
+            blocks.append(wrap(TerminalSanitizer.sanitize(value, layout: .singleLine), width: valueWidth))
+        }
+        var firstLine: [Int] = []
+        var total = 0
+        for block in blocks {
+            firstLine.append(total)
+            total += block.count
+        }
+        let selectedLine = firstLine.indices.contains(detail.selection) ? firstLine[detail.selection] : 0
+        if selectedLine < detail.top { detail.top = selectedLine }
+        let selectedEnd = selectedLine + (blocks.indices.contains(detail.selection) ? blocks[detail.selection].count : 1)
+        if selectedEnd > detail.top + inner.size.rows { detail.top = max(0, min(selectedLine, selectedEnd - inner.size.rows)) }
+        for (index, field) in detail.fields.enumerated() {
+            for (lineIndex, text) in blocks[index].enumerated() {
+                let row = inner.minRow + firstLine[index] + lineIndex - detail.top
+                guard row >= inner.minRow, row < inner.maxRow else { continue }
+                let line = Rect(column: inner.minColumn, row: row, columns: inner.size.columns, rows: 1)
+                let selected = index == detail.selection
+                let base = selected ? theme.selection : theme.normal
+                screen.fill(line, with: .blank(base))
+                if lineIndex == 0 {
+                    screen.drawField(field.key, in: Rect(column: inner.minColumn, row: row, columns: keyWidth, rows: 1),
+                                     style: selected ? base : theme.header)
+                    screen.drawField(field.typeLabel, in: Rect(column: inner.minColumn + keyWidth + 1, row: row, columns: typeWidth, rows: 1),
+                                     style: selected ? base : theme.muted)
+                }
+                screen.drawField(text, in: Rect(column: valueColumn, row: row, columns: valueWidth, rows: 1),
+                                 style: field.isPending ? theme.pending.adding(selected ? .reverse : []) : base)
+            }
+        }
+    }
+
+    /// Splits `text` into lines of at most `width` columns (at least one line, even for an empty value).
+    private func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        var currentWidth = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if currentWidth + characterWidth > width, !current.isEmpty {
+                lines.append(current)
+                current = ""
+                currentWidth = 0
+            }
+            current.append(character)
+            currentWidth += characterWidth
+        }
+        lines.append(current)
+        return Array(lines.prefix(200))
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import StoreBrowser
+import TerminalUI
+
+/// `coredata [browse] [STORE] [--entity E] [--predicate P] [--model M] [--edit]`: the terminal browser. With no
+/// store it opens the default sample store.
+struct BrowseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "Browse a store in the terminal (the default command).",
+        discussion: """
+            Opens read-only unless --edit is given (or :edit typed). Keys: ? lists them. Prompt histories and named \
+            filters are kept in $XDG_STATE_HOME/coredata (default ~/.local/state/coredata).
+            """)
+
+    @Argument(help: ArgumentHelp("The store (.sqlite). Without one, the Recipes sample store.", valueName: "store"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("The entity whose table opens first.", valueName: "entity"))
+    var entity: String?
+
+    @Option(name: .long, help: ArgumentHelp("A predicate that filters that table at once.", valueName: "predicate"))
+    var predicate: String?
+
+    @Option(name: .long, help: "A model (.xcdatamodeld, .xcdatamodel, .momd, .mom) instead of the one the store carries.")
+    var model: String?
+
+    @Flag(name: .long, help: "Open the store for editing (read-only otherwise).")
+    var edit = false
+
+    @Option(name: .long, help: ArgumentHelp("The store type; only sqlite is implemented.", valueName: "type"))
+    var type: String = "sqlite"
+
+    @Flag(name: .customLong("auto-refresh"), help: "Re-fetch by itself when another process writes the store.")
+    var autoRefresh = false
+
+    @Flag(name: .long, help: "Report mouse clicks and the wheel (takes text selection from the terminal).")
+    var mouse = false
+
+    @Flag(name: .customLong("basic-line-editor"), help: "Edit prompts without GNU readline.")
+    var basicLineEditor = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard type == "sqlite" else {
+            throw ValidationError("--type \(type): only sqlite stores can be browsed (XML and binary stores are not implemented; see docs/DEVIATIONS.md)")
+        }
+    }
+
+    func run() throws {
+        global.apply()
+        if global.sqlDebug ?? 0 > 0, isatty(STDERR_FILENO) == 1 {
+            throw CommandFailure("--sql-debug writes to standard error, which is this terminal: redirect it (2>sql.log)")
+        }
+        let storePath = try store ?? Self.defaultSampleStore()
+        let environment = ProcessInfo.processInfo.environment
+        let stateDirectory = BrowserOptions.defaultStateDirectory(environment: environment)
+        if let stateDirectory {
+            try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+        }
+        let options = BrowserOptions(storePath: storePath, modelPath: model, entityName: entity, predicateFormat: predicate,
+                                     allowsEditing: edit, stateDirectory: stateDirectory, refreshesAutomatically: autoRefresh)
+        // Everything that can fail on the store fails here, before the screen changes, so the error stays readable.
+        let session: BrowserSession
+        do {
+            session = try BrowserSession(options: options)
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+        let editor = try makeEditor(stateDirectory: stateDirectory)
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal(options: CursesTerminal.Options(enablesMouse: mouse))
+        } catch {
+            throw CommandFailure("cannot open the terminal: \(error); use coredata query for scripts")
+        }
+        defer { terminal.close() }
+        let theme: Theme = terminal.showsColor && !Theme.colorIsDisabled(by: environment) ? .colored : .monochrome
+        do {
+            var app = try StoreBrowserApp(session: session, editor: editor, theme: theme)
+            try TerminalUI.run(app: &app, terminal: terminal)
+        } catch {
+            terminal.close()
+            throw CommandFailure(wrapping: error)
+        }
+    }
+
+    private func makeEditor(stateDirectory: String?) throws -> any LineEditor {
+        var files: [PromptKind: String] = [:]
+        if let stateDirectory {
+            files[.filter] = stateDirectory + "/filter_history"
+            files[.command] = stateDirectory + "/command_history"
+        }
+        if basicLineEditor { return BasicLineEditor(historyFiles: files) }
+        do {
+            return try ReadlineLineEditor(applicationName: "coredata", historyFiles: files)
+        } catch {
+            return BasicLineEditor(historyFiles: files)
+        }
+    }
+
+    /// `SampleStores/Recipes/Recipes.sqlite`, looked for in the current directory and then upwards from the
+    /// executable (so `make run` and an installed build inside the checkout both find it).
+    static func defaultSampleStore() throws -> String {
+        let relative = "SampleStores/Recipes/Recipes.sqlite"
+        var candidates = [FileManager.default.currentDirectoryPath]
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while directory.path != "/" {
+            candidates.append(directory.path)
+            directory.deleteLastPathComponent()
+        }
+        for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/" + relative) {
+            return candidate + "/" + relative
+        }
+        throw CommandFailure("no store given and no \(relative) found here or above the executable; coredata STORE opens one")
+    }
+}
