@@ -90,6 +90,14 @@ public final class BrowserSession {
         return others
     }
 
+    /// Whether a background count is running.
+    public var isCounting: Bool { counter.isBusy }
+
+    /// Waits until every background count started so far has finished (tests, orderly shutdown).
+    public func waitForBackgroundWork() {
+        counter.waitUntilIdle()
+    }
+
     /// Re-counts every entity (after a refresh).
     func recountEntities() {
         entityCountTicket = counter.start(.entityCounts)
