@@ -5,7 +5,6 @@ SWIFT        ?= swift
 CONFIG       ?= debug
 APT_PACKAGES := libsqlite3-dev libncurses-dev libreadline-dev zlib1g-dev libssl-dev pkg-config sqlite3 tmux
 SAMPLE_STORE := SampleStores/Recipes/Recipes.sqlite
-SAMPLE_MODEL := SampleStores/Recipes/Recipes.xcdatamodeld
 CODEDATA_BIN  = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)/coredata
 
 .PHONY: all setup build run samples samples-large test test-release bench bench-quick clean help
@@ -13,7 +12,7 @@ CODEDATA_BIN  = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)/coredata
 all: build
 
 help:
-	@echo "make run     open the default sample store in coredata"
+	@echo "make run     open the default sample store in the coredata browser"
 	@echo "make samples regenerate the committed small samples in SampleStores/"
 	@echo "make samples-large  generate the large samples into SampleStores/large (not committed)"
 	@echo "make test    install missing packages, build, run every test"
@@ -36,9 +35,9 @@ setup:
 build: setup
 	$(SWIFT) build -c $(CONFIG)
 
-# Until the TUI exists (issue 6), "opening" the default sample means showing its schema and row counts.
+# Opens the default sample store in the terminal browser (read-only; :edit or --edit to change it).
 run: build
-	$(CODEDATA_BIN) schema $(SAMPLE_STORE) --model $(SAMPLE_MODEL)
+	$(CODEDATA_BIN) browse $(SAMPLE_STORE)
 
 # Regenerates the committed samples with the documented seed (SampleStores/README.md); --force replaces them.
 samples: build
