@@ -93,6 +93,10 @@ extension StoreBrowserApp {
         let rect = layout.message
         guard !rect.isEmpty else { return }
         if prompt != nil {
+            // An error from the last accept (a caret diagnostic) stays above the reopened prompt, aligned with it.
+            if let message, messageIsError {
+                drawDiagnostic(message, indent: DisplayWidth.of(promptLabel), includingHeadline: true, into: &screen)
+            }
             LinePromptView.render(editor, label: promptLabel, in: rect, into: &screen, theme: theme)
             if !editor.completionCandidates.isEmpty, layout.table.size.rows > 2 {
                 let line = editor.completionCandidates.joined(separator: "  ")
@@ -105,7 +109,7 @@ extension StoreBrowserApp {
             // Multi-line messages (a caret diagnostic) show their first line here and the rest in the overlay.
             let first = message.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
             screen.drawField(first, in: rect, style: messageIsError ? theme.error : theme.normal)
-            if messageIsError, message.contains("\n") { drawDiagnostic(message, into: &screen) }
+            if messageIsError, message.contains("\n") { drawDiagnostic(message, indent: 0, includingHeadline: false, into: &screen) }
         } else {
             let hint = location.detail != nil
                 ? "Enter follow · e edit · x nil · a accept · Esc discard · u undo · ? help"
@@ -114,14 +118,17 @@ extension StoreBrowserApp {
         }
     }
 
-    /// A caret diagnostic above the status line, so the caret sits under the bad character.
-    private func drawDiagnostic(_ message: String, into screen: inout Screen) {
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(String.init)
+    /// A caret diagnostic above the status line, so the caret sits under the bad character: the format's lines are
+    /// indented by `indent` columns (the prompt label's width) to line up with the text being edited.
+    private func drawDiagnostic(_ message: String, indent: Int, includingHeadline: Bool, into screen: inout Screen) {
+        let all = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let padding = String(repeating: " ", count: indent)
+        let lines = (includingHeadline ? Array(all.prefix(1)) : []) + all.dropFirst().map { padding + $0 }
         let bottom = layout.status.minRow
         for (index, line) in lines.reversed().enumerated() {
             let row = bottom - 1 - index
             guard row >= layout.table.minRow else { break }
-            let rect = Rect(column: layout.table.minColumn, row: row, columns: layout.table.size.columns, rows: 1)
+            let rect = Rect(column: 0, row: row, columns: screen.size.columns, rows: 1)
             screen.drawBar(line, in: rect, style: theme.error)
         }
     }
@@ -138,7 +145,8 @@ extension StoreBrowserApp {
         switch overlay {
         case .text(let title, let lines, let scroll):
             screen.drawBox(rect, style: theme.border, title: title + "  (Esc closes)")
-            for (offset, line) in lines.dropFirst(scroll).prefix(inner.size.rows).enumerated() {
+            let wrapped = lines.flatMap { TextWrapping.wrap(TerminalSanitizer.sanitize($0, layout: .singleLine), width: inner.size.columns) }
+            for (offset, line) in wrapped.dropFirst(scroll).prefix(inner.size.rows).enumerated() {
                 screen.drawField(line, in: Rect(column: inner.minColumn, row: inner.minRow + offset, columns: inner.size.columns, rows: 1))
             }
         case .frequency(let model):

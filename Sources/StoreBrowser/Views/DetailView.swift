@@ -20,7 +20,7 @@ struct DetailView {
         var blocks: [[String]] = []
         for field in detail.fields {
             let value = field.isPending ? "\(field.committedValue ?? "") → \(field.value)" : field.value
-            blocks.append(wrap(TerminalSanitizer.sanitize(value, layout: .singleLine), width: valueWidth))
+            blocks.append(TextWrapping.wrap(TerminalSanitizer.sanitize(value, layout: .singleLine), width: valueWidth))
         }
         var firstLine: [Int] = []
         var total = 0
@@ -50,24 +50,5 @@ struct DetailView {
                                  style: field.isPending ? theme.pending.adding(selected ? .reverse : []) : base)
             }
         }
-    }
-
-    /// Splits `text` into lines of at most `width` columns (at least one line, even for an empty value).
-    private func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        var currentWidth = 0
-        for character in text {
-            let characterWidth = DisplayWidth.of(character)
-            if currentWidth + characterWidth > width, !current.isEmpty {
-                lines.append(current)
-                current = ""
-                currentWidth = 0
-            }
-            current.append(character)
-            currentWidth += characterWidth
-        }
-        lines.append(current)
-        return Array(lines.prefix(200))
     }
 }

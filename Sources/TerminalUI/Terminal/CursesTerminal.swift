@@ -83,6 +83,7 @@ public final class CursesTerminal: Terminal {
         nonl()
         keypad(ocd_stdscr(), true)
         intrflush(ocd_stdscr(), false)
+        Self.disableFlowControl()
         curs_set(0)
         showsColor = options.allowsColor && !Theme.colorIsDisabled(by: Self.environmentForColor()) && has_colors()
         if showsColor {
@@ -102,6 +103,16 @@ public final class CursesTerminal: Terminal {
 
     deinit {
         close()
+    }
+
+    /// Turns off XON/XOFF flow control, so Ctrl-S and Ctrl-Q reach the app as keys (Ctrl-S writes in the browser)
+    /// instead of freezing the output; curses records it as the program mode, so it survives suspend and resume.
+    private static func disableFlowControl() {
+        var modes = termios()
+        guard tcgetattr(STDIN_FILENO, &modes) == 0 else { return }
+        modes.c_iflag &= ~tcflag_t(IXON | IXOFF)
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &modes) == 0 else { return }
+        def_prog_mode()
     }
 
     /// Ends curses and gives the terminal back as it was. Safe to call more than once.
