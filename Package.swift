@@ -13,6 +13,8 @@ let package = Package(
     name: "OpenCoreData",
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        // The browser's UI-free logic, for the benchmark suite's browser workloads.
+        .library(name: "StoreBrowser", targets: ["StoreBrowser"]),
         .executable(name: "coredata", targets: ["coredata"]),
     ],
     dependencies: [
