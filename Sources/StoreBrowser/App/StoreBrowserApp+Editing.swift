@@ -121,32 +121,24 @@ extension StoreBrowserApp {
 
     // MARK: Undo
 
-    func undo() {
-        if let detail = location.detail {
-            detail.undo()
-            return
-        }
-        let name = session.perform { () -> String? in
-            guard let undoManager = session.context.undoManager, undoManager.canUndo else { return nil }
-            let name = undoManager.undoActionName
-            session.context.undo()
-            return name
-        }
-        show(name.map { "undid \($0.isEmpty ? "the last change" : $0)" } ?? "nothing to undo")
-    }
+    func undo() { step(undoing: true) }
 
-    func redo() {
+    func redo() { step(undoing: false) }
+
+    /// Undoes or redoes one group: the detail pane's own edits while it is open, the browser context's otherwise.
+    private func step(undoing: Bool) {
         if let detail = location.detail {
-            detail.redo()
+            if undoing { detail.undo() } else { detail.redo() }
             return
         }
         let name = session.perform { () -> String? in
-            guard let undoManager = session.context.undoManager, undoManager.canRedo else { return nil }
-            let name = undoManager.redoActionName
-            session.context.redo()
-            return name
+            guard let undoManager = session.context.undoManager,
+                  undoing ? undoManager.canUndo : undoManager.canRedo else { return nil }
+            let name = undoing ? undoManager.undoActionName : undoManager.redoActionName
+            if undoing { session.context.undo() } else { session.context.redo() }
+            return name.isEmpty ? "the last change" : name
         }
-        show(name.map { "redid \($0.isEmpty ? "the last change" : $0)" } ?? "nothing to redo")
+        show(name.map { "\(undoing ? "undid" : "redid") \($0)" } ?? "nothing to \(undoing ? "undo" : "redo")")
     }
 
     // MARK: Writing
