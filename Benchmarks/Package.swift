@@ -22,6 +22,7 @@ let package = Package(
             dependencies: [
                 "CBenchSQLite",
                 .product(name: "OpenCoreData", package: "OpenCoreData"),
+                .product(name: "StoreBrowser", package: "OpenCoreData"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],

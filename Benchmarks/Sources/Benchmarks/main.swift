@@ -4,7 +4,8 @@ import Foundation
 // The benchmark suite of issue 7. Usage:
 //   swift run -c release Benchmarks [--quick] [--only TEXT] [--output FILE]
 // --quick   reduced sizes (under two minutes once built)
-// --only    run only the sections whose name contains TEXT (words, items, batch, count, prefetch, predicates, memory)
+// --only    run only the sections whose name contains TEXT (words, items, batch, count, prefetch, predicates, memory,
+//           browser)
 // --output  where to write the JSON report (default: results/latest.json in this package)
 // --implementation TEXT --rounds N   run only matching implementations, N rounds after the warm-up (for
 //           valgrind --tool=callgrind, which gives repeatable instruction counts)
@@ -17,6 +18,16 @@ if arguments.first == ResidentMemory.childFlag {
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("memory child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if arguments.first == BrowserScrolling.childFlag {
+    do {
+        try BrowserScrolling.child(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("browser child: \(error)\n".utf8))
         exit(1)
     }
 }
@@ -58,6 +69,7 @@ let runner = Runner(iterations: option("--rounds").flatMap(Int.init) ?? sizes.it
                     implementationFilter: option("--implementation"))
 var results: [WorkloadResult] = []
 var memory: ResidentMemory.Result?
+var browser: BrowserScrolling.Result?
 
 do {
     let stores = try StoreFactory()
@@ -88,6 +100,10 @@ do {
     if wanted("memory") {
         memory = try ResidentMemory.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows)
     }
+    if wanted("browser") {
+        browser = try BrowserScrolling.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows,
+                                           runs: quick ? 1 : 3)
+    }
 } catch {
     print("\nbenchmark failed: \(error)")
     exit(1)
@@ -102,12 +118,12 @@ let report = Report(
     workloads: results,
     scaling: BatchFaulting.scaling(results, small: sizes.batchSmall, large: sizes.batchLarge),
     memory: memory,
+    browser: browser,
     pending: [
         "inserts: 100,000 objects in batched saves, and GRDB's 50,000-row insert (the write half is not written yet)",
         "updates and deletes of 100,000 objects in batched saves",
         "cascade delete of 10,000 parents with 10 children each",
         "find-or-create import of 20,000 records, sorted merge vs fetch per record",
-        "resident memory while scrolling through the browser logic",
     ])
 
 print()

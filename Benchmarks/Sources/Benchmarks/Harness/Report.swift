@@ -10,6 +10,7 @@ struct Report: Codable {
     var workloads: [WorkloadResult]
     var scaling: [ScalingResult]
     var memory: ResidentMemory.Result?
+    var browser: BrowserScrolling.Result?
     var pending: [String]
 
     struct Machine: Codable {
@@ -71,6 +72,16 @@ struct Report: Codable {
                 lines.append("| \(memory.target) | iterate \(memory.rows.formatted()) objects | \(measurement.contender.rawValue) | "
                     + "peak \(String(format: "%.1f", measurement.peakMB)) MB (baseline \(String(format: "%.1f", measurement.baselineMB)) MB, "
                     + "\(String(format: "%.1f", measurement.seconds)) s) | \(verdict) |")
+            }
+        }
+        if let browser, let run = browser.runs.first {
+            let steps = "page down \(Self.duration(run.pageDownSeconds)), jump to end \(Self.duration(run.jumpToEndSeconds)), "
+                + "filter \(Self.duration(run.filterSeconds)), \(run.pagesScrolled.formatted()) pages in \(Self.duration(run.scrollSeconds))"
+            for (target, met) in browser.targets.sorted(by: { $0.key < $1.key }) {
+                let measured = target.hasPrefix("launch")
+                    ? "median \(Self.duration(browser.medianLaunchSeconds)) to the first screen; \(steps)"
+                    : "peak \(String(format: "%.1f", browser.peakResidentMB)) MB (after the jump \(String(format: "%.1f", run.residentAfterJumpMB)) MB)"
+                lines.append("| \(target) | browser · \(run.rows.formatted()) rows | ours · StoreBrowserApp | \(measured) | \(met ? "yes" : "**no**") |")
             }
         }
         return lines.joined(separator: "\n")

@@ -1,0 +1,149 @@
+import Foundation
+import StoreBrowser
+import TerminalUI
+
+/// The browser itself, driven end to end through its logic (`StoreBrowserApp` on a `VirtualTerminal`, exactly what
+/// the TUI runs minus curses) on a 1,000,000-row entity: the time from launch to the first screen, a page down, a
+/// jump to the end, a filter, and the resident memory while scrolling the whole entity page by page.
+///
+/// DESIGN.md §5 compares it with VisiData 3.4 on such a store (0.62 s to the first rows, 349 MB resident) and asks
+/// for half the time and a fifth of the memory; issue 7 asks for memory within 64 MB. Each run is a child process
+/// of this binary, so the heap of earlier workloads does not count.
+enum BrowserScrolling {
+    static let childFlag = "--browser-child"
+    static let screen = Size(columns: 160, rows: 60)
+    static let visiDataLaunchSeconds = 0.62
+    static let visiDataResidentMB = 349.0
+    static let memoryLimitMB = 64.0
+
+    struct Measurement: Codable {
+        var rows: Int
+        var launchSeconds: Double
+        var pageDownSeconds: Double
+        var jumpToEndSeconds: Double
+        var filterSeconds: Double
+        var scrollSeconds: Double
+        var pagesScrolled: Int
+        var residentAfterJumpMB: Double
+        var peakResidentMB: Double
+    }
+
+    struct Result: Codable {
+        var runs: [Measurement]
+        var medianLaunchSeconds: Double
+        var peakResidentMB: Double
+        var targets: [String: Bool]
+    }
+
+    static func run(store url: URL, rows: Int, runs: Int) throws -> Result {
+        print("  browser · launch, page down, jump, filter, scroll \(rows.formatted()) rows (child processes)", terminator: "")
+        fflush(nil)
+        var measurements: [Measurement] = []
+        for _ in 0..<runs {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.arguments = [childFlag, url.path, String(rows)]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0, let line = String(data: data, encoding: .utf8)?.split(separator: "\n").last else {
+                throw RawSQLiteError(message: "the browser child failed with status \(process.terminationStatus)")
+            }
+            measurements.append(try JSONDecoder().decode(Measurement.self, from: Data(line.utf8)))
+            print(".", terminator: "")
+            fflush(nil)
+        }
+        print()
+        let launches = measurements.map(\.launchSeconds).sorted()
+        let median = launches[launches.count / 2]
+        let peak = measurements.map(\.peakResidentMB).max() ?? 0
+        return Result(runs: measurements, medianLaunchSeconds: median, peakResidentMB: peak, targets: [
+            "launch ≤ half of VisiData's 0.62 s": median <= visiDataLaunchSeconds / 2,
+            "resident ≤ a fifth of VisiData's 349 MB": peak <= visiDataResidentMB / 5,
+            "resident ≤ 64 MB while scrolling": peak <= memoryLimitMB,
+        ])
+    }
+
+    /// The child: open, draw, page, jump, filter, scroll to the end; print one JSON line.
+    static func child(arguments: [String]) throws {
+        guard arguments.count == 2, let rows = Int(arguments[1]) else {
+            throw RawSQLiteError(message: "usage: \(childFlag) <store> <rows>")
+        }
+        let start = ContinuousClock.now
+        let session = try BrowserSession(options: BrowserOptions(storePath: arguments[0], entityName: "Word"))
+        var app = try StoreBrowserApp(session: session, editor: BasicLineEditor(), theme: .monochrome)
+        let terminal = MeasuringTerminal(size: screen)
+        func press(_ keys: [Key]) throws -> Double {
+            let before = ContinuousClock.now
+            terminal.enqueue(keys)
+            try TerminalUI.run(app: &app, terminal: terminal)
+            return (ContinuousClock.now - before).seconds
+        }
+        try TerminalUI.run(app: &app, terminal: terminal)
+        let launch = (ContinuousClock.now - start).seconds
+        guard terminal.snapshot().contains(where: { $0.contains("w00000001") }) else {
+            throw RawSQLiteError(message: "the first screen does not show the first word")
+        }
+        let pageDown = try press([.pageDown])
+        let jump = try press([.character("G")])
+        let afterJump = ResidentMemory.residentMB()
+        guard terminal.snapshot().contains(where: { $0.contains(String(format: "w%08d", rows)) }) else {
+            throw RawSQLiteError(message: "the jump to the end does not show the last word")
+        }
+        var filter: [Key] = [.character("/")]
+        filter += "text BEGINSWITH \"w0099\"".map { Key.character($0) }
+        filter.append(.enter)
+        let filtered = try press(filter)
+        _ = try press([.character("/")] + Array(repeating: Key.backspace, count: 30) + [.enter, .character("g")])
+        // Scroll the whole entity a page at a time, as a user holding PgDn would, sampling the resident set.
+        var peak = afterJump
+        var pages = 0
+        let scrollStart = ContinuousClock.now
+        while !terminal.snapshot().contains(where: { $0.contains("row \(rows.formatted()) of") }) {
+            terminal.enqueue(Array(repeating: Key.pageDown, count: 20))
+            try TerminalUI.run(app: &app, terminal: terminal)
+            pages += 20
+            peak = max(peak, ResidentMemory.residentMB())
+            guard pages < rows else { throw RawSQLiteError(message: "scrolling never reached the last row") }
+        }
+        let measurement = Measurement(
+            rows: rows, launchSeconds: launch, pageDownSeconds: pageDown, jumpToEndSeconds: jump, filterSeconds: filtered,
+            scrollSeconds: (ContinuousClock.now - scrollStart).seconds, pagesScrolled: pages,
+            residentAfterJumpMB: afterJump, peakResidentMB: peak)
+        print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
+    }
+}
+
+/// A terminal for measuring: scripted keys like `VirtualTerminal`, and `draw` computes the same diff a real terminal
+/// would send, but keeps only the last screen (a `VirtualTerminal` records every run it was sent, which would be
+/// counted as the browser's memory over thousands of pages).
+final class MeasuringTerminal: Terminal {
+    let size: Size
+    let showsColor = false
+    private var lastScreen: Screen?
+    private var pending: [Key] = []
+    private(set) var cellsSent = 0
+
+    init(size: Size) { self.size = size }
+
+    func enqueue(_ keys: [Key]) { pending += keys }
+
+    func snapshot() -> [String] { lastScreen?.lines() ?? [] }
+
+    func draw(_ screen: Screen) throws {
+        cellsSent += screen.changes(since: lastScreen).reduce(0) { $0 + $1.cells.count }
+        lastScreen = screen
+    }
+
+    func invalidate() { lastScreen = nil }
+
+    func readKey(timeout: Duration?) throws -> Key? {
+        guard !pending.isEmpty else { throw TerminalError.endOfInput }
+        return pending.removeFirst()
+    }
+
+    func bell() {}
+    func suspend() throws {}
+}
