@@ -1,5 +1,6 @@
 import CoreDataTestSupport
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// Issue 6, item 6: the detail pane on a child context, edits, undo and redo, writing with a confirmation, and the
@@ -141,5 +142,40 @@ struct EditingEndToEndTests {
         #expect(try pane.exitStatus() == 0)
         let count = try CommandRunner.run(["count", store, "Tag", "label == \"zz-end-to-end\""])
         #expect(count.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(count)")
+    }
+
+    @Test func editARelationshipByPickingAnObject() throws {
+        let pane = try BrowserPane()
+        let store = try pane.copySample("Recipes")
+        try pane.launch([store, "--entity", "Recipe", "--edit"])
+        try pane.waitFor("Recipes.sqlite › Recipe │ row 1 of 200 │ EDIT")
+        try pane.press("Enter")
+        var screen = try pane.waitFor("field 1 of 17")
+        let recipe = try #require(pane.statusLine(screen).firstMatch(of: /› Recipe (p[0-9]+) │/)?.1)
+        let old = try #require(pane.tableLines(screen).first { $0.hasPrefix("chef") }?.firstMatch(of: /Chef p[0-9]+/)?.0)
+        // e on the to-one chef opens Chef's table as a picker; Enter on another row picks it.
+        try pane.press("e")
+        screen = try pane.waitFor("Enter picks Chef for chef; Esc cancels")
+        #expect(screen.contains { $0.contains("Pick for chef: Chef") })
+        try pane.press("G")
+        try pane.waitFor("row 25 of 25")
+        try pane.press("Enter")
+        screen = try pane.waitFor("chef: picked Chef p")
+        let picked = try #require(screen.joined().firstMatch(of: /picked (Chef p[0-9]+)/)?.1)
+        #expect(picked != old)
+        #expect(screen.contains { $0.contains("\(old) → \(picked)") }, "old beside new: \(screen)")
+        try pane.press("a")
+        // The recipe and, through the inverse, both chefs' recipes.
+        try pane.waitFor("3 pending")
+        try pane.press("C-s")
+        try pane.waitFor("Write 3 change(s)")
+        try pane.press("y")
+        try pane.waitFor("written to Recipes.sqlite")
+        try pane.press("q")
+        #expect(try pane.exitStatus() == 0)
+        // In the store: the recipe's ZCHEF column holds the picked chef's primary key.
+        let chefKey = try Connection(path: store, mode: .readOnly)
+            .scalar("SELECT ZCHEF FROM ZRECIPE WHERE Z_PK = ?", arguments: [.integer(Int64(recipe.dropFirst())!)])
+        #expect(chefKey == .integer(Int64(picked.dropFirst("Chef p".count))!))
     }
 }
