@@ -90,6 +90,9 @@ public struct TmuxSession: Sendable {
 
     public func kill() {
         _ = try? tmux(["kill-server"])
+        // The server leaves its socket behind; remove it so that test runs do not pile them up.
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        unlink("\(directory)/tmux-\(getuid())/\(socket)")
     }
 
     private func spawn(_ arguments: [String]) throws {

@@ -36,6 +36,8 @@ final class BrowserPane {
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
             "PS1": "$ ",
+            // No history file: the shell would write one into the directory as the test removes it.
+            "HISTFILE": "",
         ]
         variables.merge(environment) { _, new in new }
         let assignments = variables.keys.sorted().map { "\($0)=" + Self.quote(variables[$0]!) }.joined(separator: " ")
