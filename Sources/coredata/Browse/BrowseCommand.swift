@@ -44,6 +44,10 @@ struct BrowseCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        // As the default command, browse receives mistyped subcommands: a bare word that names no file is one.
+        if let store, !store.contains("/"), !store.contains("."), !FileManager.default.fileExists(atPath: store) {
+            throw ValidationError("'\(store)' is neither a command nor a store; coredata --help lists the commands")
+        }
         guard type == "sqlite" else {
             throw ValidationError("--type \(type): only sqlite stores can be browsed (XML and binary stores are not implemented; see docs/DEVIATIONS.md)")
         }

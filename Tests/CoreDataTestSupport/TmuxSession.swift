@@ -1,18 +1,18 @@
 import Foundation
 
 /// A detached tmux session on a private server socket, for driving a full-screen program as a user would.
-struct TmuxSession {
+public struct TmuxSession: Sendable {
     /// The tmux executable, or nil when tmux is not installed.
-    static let executable: String? = {
+    public static let executable: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    let name: String
+    public let name: String
     private let socket: String
 
     /// Starts `command` in a new session of `columns` x `rows`.
-    init(command: String, columns: Int, rows: Int) throws {
+    public init(command: String, columns: Int, rows: Int) throws {
         name = "tui-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
         socket = "opencoredata-" + name
         // The first command forks the tmux server, which inherits the descriptors by which Foundation's `Process`
@@ -21,32 +21,52 @@ struct TmuxSession {
     }
 
     /// Types keys (tmux key names such as `j`, `C-z`, `Enter`, or literal text).
-    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+    public func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
 
     /// Types `text` literally, then Enter.
-    func sendLine(_ text: String) throws {
+    public func sendLine(_ text: String) throws {
         try tmux(["send-keys", "-t", name, "-l", text])
         try tmux(["send-keys", "-t", name, "Enter"])
     }
 
-    func resize(columns: Int, rows: Int) throws {
+    public func resize(columns: Int, rows: Int) throws {
         try tmux(["resize-window", "-t", name, "-x", "\(columns)", "-y", "\(rows)"])
     }
 
     /// The visible pane, one string per row, trailing spaces trimmed.
-    func capture() throws -> [String] {
+    public func capture() throws -> [String] {
         try tmux(["capture-pane", "-p", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
     }
 
+    /// The visible pane with its colours and attributes as SGR escape sequences (`capture-pane -e`).
+    public func captureWithAttributes() throws -> String {
+        try tmux(["capture-pane", "-p", "-e", "-t", name])
+    }
+
+    /// Polls the pane until `condition` holds, for up to `timeout` (generous, for loaded machines), and returns the
+    /// capture that satisfied it; throws `TmuxError.timedOut` with the last capture otherwise.
+    @discardableResult
+    public func waitUntil(_ description: @autoclosure () -> String, timeout: Duration = .seconds(30),
+                          _ condition: ([String]) throws -> Bool) throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        var lines = try capture()
+        while try !condition(lines) {
+            guard ContinuousClock.now < deadline else { throw TmuxError.timedOut(description(), lines) }
+            usleep(20_000)
+            lines = try capture()
+        }
+        return lines
+    }
+
     /// A tmux format variable of the pane, such as `alternate_on`.
-    func paneVariable(_ variable: String) throws -> String {
+    public func paneVariable(_ variable: String) throws -> String {
         try tmux(["display-message", "-p", "-t", name, "#{\(variable)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Polls the pane until `condition` holds, a bounded number of times, and returns the last capture.
     @discardableResult
-    func waitFor(attempts: Int = 200, _ condition: ([String]) -> Bool) throws -> [String] {
+    public func waitFor(attempts: Int = 200, _ condition: ([String]) -> Bool) throws -> [String] {
         var lines = try capture()
         for _ in 0..<attempts where !condition(lines) {
             usleep(25_000)
@@ -56,20 +76,23 @@ struct TmuxSession {
     }
 
     /// Appends everything the pane's program writes, byte for byte, to `path`.
-    func recordOutput(to path: String) throws {
+    public func recordOutput(to path: String) throws {
         try tmux(["pipe-pane", "-o", "-t", name, "cat >> '\(path)'"])
     }
 
     /// Lets programs in the pane write tmux's clipboard with OSC 52, so that a leaked write would show up.
-    func acceptClipboardWrites() throws {
+    public func acceptClipboardWrites() throws {
         try tmux(["set-option", "-s", "set-clipboard", "on"])
     }
 
     /// tmux's paste buffers: where an OSC 52 clipboard write would land.
-    func pasteBuffers() throws -> String { try tmux(["list-buffers"]) }
+    public func pasteBuffers() throws -> String { try tmux(["list-buffers"]) }
 
-    func kill() {
+    public func kill() {
         _ = try? tmux(["kill-server"])
+        // The server leaves its socket behind; remove it so that test runs do not pile them up.
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        unlink("\(directory)/tmux-\(getuid())/\(socket)")
     }
 
     private func spawn(_ arguments: [String]) throws {
@@ -94,8 +117,10 @@ struct TmuxSession {
         }
     }
 
-    enum TmuxError: Error {
+    public enum TmuxError: Error, CustomStringConvertible {
         case commandFailed([String])
+        /// What was awaited, and the pane as it last was.
+        case timedOut(String, [String])
     }
 
     @discardableResult
@@ -110,5 +135,15 @@ struct TmuxSession {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension TmuxSession.TmuxError {
+    public var description: String {
+        switch self {
+        case .commandFailed(let arguments): return "tmux " + arguments.joined(separator: " ") + " failed"
+        case .timedOut(let awaited, let lines):
+            return "timed out waiting for \(awaited); the pane showed:\n" + lines.joined(separator: "\n")
+        }
     }
 }
