@@ -201,7 +201,8 @@ extension StoreBrowserApp {
             return PredicateCompletion.candidates(for: word, entity: table.query.entity)
         case .command:
             let words = line.split(separator: " ", omittingEmptySubsequences: false)
-            if words.count <= 1 { return Self.commandNames.filter { $0.hasPrefix(word) }.map { $0 + " " } }
+            // No trailing spaces: both editors add one after a single match.
+            if words.count <= 1 { return Self.commandNames.filter { $0.hasPrefix(word) } }
             switch words[0] {
             case "entity": return session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted()
             case "load": return savedPredicates.all().keys.filter { $0.hasPrefix(word) }.sorted()
@@ -209,7 +210,7 @@ extension StoreBrowserApp {
                 return PredicateCompletion.candidates(for: word.hasPrefix("-") ? String(word.dropFirst()) : word,
                                                       entity: table.query.entity)
                     .map { word.hasPrefix("-") ? "-" + $0 : $0 }
-            case "export": return ["csv ", "json "].filter { $0.hasPrefix(word) }
+            case "export": return ["csv", "json"].filter { $0.hasPrefix(word) }
             case "autorefresh": return ["on", "off"].filter { $0.hasPrefix(word) }
             default: return []
             }
