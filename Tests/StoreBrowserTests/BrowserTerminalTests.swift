@@ -145,3 +145,14 @@ struct BrowserTerminalTests {
         #expect(Set(browser.screen.prefix(28).map { DisplayWidth.of($0) }).count == 1)
     }
 }
+
+extension BrowserTerminalTests {
+    @Test("Ctrl-Z suspends and the screen is repainted whole on resume")
+    func suspend() throws {
+        let browser = try BrowserHarness()
+        #expect(browser.app.handle(.control("z")) == .suspend)
+        try browser.press(.control("z"))
+        #expect(browser.terminal.suspendCount == 1)
+        #expect(browser.statusLine.contains("Recipes.sqlite › Chef"))
+    }
+}
