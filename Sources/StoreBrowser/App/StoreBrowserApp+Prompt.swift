@@ -201,7 +201,7 @@ extension StoreBrowserApp {
             return PredicateCompletion.candidates(for: word, entity: table.query.entity)
         case .command:
             let words = line.split(separator: " ", omittingEmptySubsequences: false)
-            // No trailing spaces: both editors add one after a single match.
+            // The line editors add the space after a single match themselves.
             if words.count <= 1 { return Self.commandNames.filter { $0.hasPrefix(word) } }
             switch words[0] {
             case "entity": return session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted()

@@ -1,0 +1,8 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+
+/// An object ID given as a predicate constant (`recipe == %@`, `SELF IN %@`) compares by primary key in SQL, as in
+/// Apple's Core Data. A temporary ID has no row, so it matches none.
+extension NSManagedObjectID: StoreObjectReference {
+    public var entityName: String { entity.name }
+}
