@@ -16,17 +16,22 @@ final class BrowserHarness {
     /// Copies `SampleStores/<sample>/` to a temporary directory and opens the browser on it.
     init(sample: String = "Recipes", entity: String? = nil, predicate: String? = nil, edit: Bool = false,
          size: Size = Size(columns: 120, rows: 30), batchSize: Int = 100, autoRefresh: Bool = false,
-         theme: Theme = .monochrome) throws {
+         theme: Theme = .monochrome, stateDirectory: URL? = nil,
+         prepare: ((_ storePath: String) throws -> Void)? = nil) throws {
         directory = try TemporaryDirectory.make(prefix: "browser")
         let source = Fixtures.projectRoot.appendingPathComponent("SampleStores/\(sample)")
         let copy = directory.appendingPathComponent(sample)
         try FileManager.default.copyItem(at: source, to: copy)
         storePath = copy.appendingPathComponent("\(sample).sqlite").path
+        try prepare?(storePath)
+        // Histories live in the state directory as the real command keeps them (`BrowseCommand.makeEditor`).
+        let state = (stateDirectory ?? directory.appendingPathComponent("state")).path
         let options = BrowserOptions(storePath: storePath, entityName: entity, predicateFormat: predicate, allowsEditing: edit,
-                                     stateDirectory: directory.appendingPathComponent("state").path,
+                                     stateDirectory: state,
                                      refreshesAutomatically: autoRefresh, batchSize: batchSize)
         session = try BrowserSession(options: options)
-        editor = BasicLineEditor()
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        editor = BasicLineEditor(historyFiles: [.filter: state + "/filter_history", .command: state + "/command_history"])
         app = try StoreBrowserApp(session: session, editor: editor, theme: theme)
         terminal = VirtualTerminal(size: size, showsColor: false)
         session.waitForBackgroundWork()

@@ -14,8 +14,13 @@ enum ChangeSummary {
         }
         for object in context.insertedObjects.sorted(by: byLabel) {
             lines.append("+ insert \(ObjectLabel.short(object.objectID))")
-            for (key, value) in object.changedValues().sorted(by: { $0.key < $1.key }) {
-                lines.append("    \(key) = \(describe(value))")
+            // Every value the new object has (an object saved in from a child context reports no changed values).
+            for property in object.entity.allProperties.sorted(by: { $0.name < $1.name }) {
+                if let attribute = property as? NSAttributeDescription, attribute.isTransient { continue }
+                let value = object.value(forKey: property.name)
+                if value == nil || value is NSNull || (value as? Set<NSManagedObject>)?.isEmpty == true
+                    || (value as? [NSManagedObject])?.isEmpty == true { continue }
+                lines.append("    \(property.name) = \(describe(value))")
             }
         }
         for object in context.updatedObjects.sorted(by: byLabel) {

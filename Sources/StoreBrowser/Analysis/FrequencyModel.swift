@@ -37,7 +37,9 @@ struct FrequencyModel {
         // count(key) skips NULL; the NULL group is counted separately so that it shows its real size.
         var rows: [Row] = groups.map { group in
             let value = group[key]
-            return Row(value: value, text: ValueFormatting.text(value), count: Self.integer(group["count"]))
+            // A to-one's destinations as the table names them ("Region p7"): their URIs differ only at the end.
+            let text = (value as? NSManagedObjectID).map(ObjectLabel.short) ?? ValueFormatting.text(value)
+            return Row(value: value, text: text, count: Self.integer(group["count"]))
         }
         if let nullIndex = rows.firstIndex(where: { $0.value == nil }) {
             let nullRequest = NSFetchRequest<NSManagedObject>(entityName: query.entity.name)

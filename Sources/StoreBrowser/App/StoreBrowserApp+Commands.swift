@@ -42,8 +42,8 @@ extension StoreBrowserApp {
 
     // MARK: Moving
 
-    /// Rows of the table pane, as the last render laid it out.
-    var tableRows: Int { max(1, layout.table.size.rows - 2) }
+    /// Rows of the table pane, as the last render laid it out: the box and the header row take three.
+    var tableRows: Int { max(1, layout.table.size.rows - 3) }
     var tableWidth: Int { max(1, layout.table.size.columns - 2) }
 
     private func move(_ command: BrowserCommand) throws {

@@ -29,6 +29,8 @@ final class ExportJob {
         self.columns = table.columns
         results = try context.fetchBatched(table.query.fetchRequest(batchSize: 1_000))
         results.maximumResidentBatches = 2
+        // The table's count is this query's count: progress can say "of N" without counting again.
+        if let count = table.knownCount { results.assumeCount(count) }
         guard FileManager.default.createFile(atPath: partialPath, contents: nil) else {
             throw StoreAccessError("cannot create \(partialPath) for the export")
         }

@@ -35,9 +35,13 @@ enum PredicateCompletion {
             current = destination
         }
         let prefix = components.isEmpty ? "" : components.joined(separator: ".") + "."
-        return current.propertiesByName.keys.filter { $0.hasPrefix(last) }.sorted().map { name in
-            let isRelationship = current.relationshipsByName[name] != nil
-            return prefix + name + (isRelationship && name == last ? "." : "")
+        return current.propertiesByName.keys.filter { $0.hasPrefix(last) }.sorted().flatMap { name -> [String] in
+            // A relationship typed in full continues into its destination's keys. (A lone "chef." would get the
+            // space editors add after a single match, ending the key path.)
+            guard name == last, let destination = current.relationshipsByName[name]?.destinationEntity else {
+                return [prefix + name]
+            }
+            return destination.propertiesByName.keys.sorted().map { prefix + name + "." + $0 }
         }
     }
 }

@@ -8,7 +8,8 @@ struct DetailView {
     let theme: Theme
 
     func render(into screen: inout Screen, in rect: Rect) {
-        let state = detail.isNew ? " (new)" : (detail.hasChanges ? " (edited)" : "")
+        // A new object's title already says "(new)" (`ObjectLabel`).
+        let state = detail.isNew ? "" : (detail.hasChanges ? " (edited)" : "")
         screen.drawBox(rect, style: theme.border, title: detail.title + state)
         let inner = rect.inset(by: 1)
         guard !inner.isEmpty else { return }

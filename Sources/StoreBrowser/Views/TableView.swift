@@ -26,6 +26,8 @@ struct TableView {
                 table.fit(column: column, toText: table.text(of: spec, for: object))
             }
         }
+        // Headers too, with their sort marks, so a sorted column always shows its direction.
+        for index in table.columns.indices { table.fit(column: index, toText: headerText(index)) }
         table.selectColumn(table.currentColumn, width: inner.size.columns)
         drawHeader(into: &screen, in: headerRow)
         if objects.isEmpty {
@@ -56,16 +58,19 @@ struct TableView {
 
     private func drawHeader(into screen: inout Screen, in line: Rect) {
         screen.fill(line, with: .blank(theme.header))
-        let sortKeys = table.query.sortKeys
         for (index, rect) in visibleColumns(in: line) {
-            let key = table.columns[index].key
-            var text = key
-            if let level = sortKeys.firstIndex(where: { $0.key == key }) {
-                text += (sortKeys[level].ascending ? "▲" : "▼") + (sortKeys.count > 1 ? String(level + 1) : "")
-            }
+            let text = headerText(index)
             let style = index == table.currentColumn && isFocused ? theme.header.adding(.underline) : theme.header
             screen.drawField(text, in: rect, style: style, alignment: table.columns[index].isNumeric ? .right : .left)
         }
+    }
+
+    /// The column's key, with `▲` or `▼` (and the level, when there are several) if the table is sorted by it.
+    private func headerText(_ index: Int) -> String {
+        let sortKeys = table.query.sortKeys
+        let key = table.columns[index].key
+        guard let level = sortKeys.firstIndex(where: { $0.key == key }) else { return key }
+        return key + (sortKeys[level].ascending ? "▲" : "▼") + (sortKeys.count > 1 ? String(level + 1) : "")
     }
 
     private func drawRow(_ object: NSManagedObject, selected: Bool, into screen: inout Screen, in line: Rect) {
