@@ -232,8 +232,10 @@ extension StoreBrowserApp {
         query.filter = query.filter.map {
             Predicates.NSCompoundPredicate(andPredicateWithSubpredicates: [$0, predicate])
         } ?? predicate
+        let column = table.currentColumn
         do {
             try push(query)
+            session.perform { table.selectColumn(column, width: tableWidth) }
         } catch {
             show(error: error)
         }
