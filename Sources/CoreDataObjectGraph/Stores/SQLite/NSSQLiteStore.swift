@@ -20,6 +20,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var compiler: PredicateSQLCompiler!
     /// Prepared statements and plans of the save path, reused across saves.
     let saveStatements = SaveStatementCache()
+    /// Prepared fetch statements, reused across fetches.
+    let fetchStatements = FetchStatementCache()
 
     var connection: Connection { file.connection }
 
@@ -30,6 +32,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
         model = coordinator.managedObjectModel
         saveStatements.removeAll()
+        fetchStatements.removeAll()
         do {
             file = try SQLiteStoreFile(path: url.path, mode: isReadOnly ? .readOnly : .readWrite,
                                        busyTimeout: .milliseconds(Int64((options[NSPersistentStoreTimeoutOption] as? Double ?? 5) * 1000)))
