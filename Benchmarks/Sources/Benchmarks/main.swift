@@ -4,8 +4,8 @@ import Foundation
 // The benchmark suite of issue 7. Usage:
 //   swift run -c release Benchmarks [--quick] [--only TEXT] [--output FILE]
 // --quick   reduced sizes (under two minutes once built)
-// --only    run only the sections whose name contains TEXT (words, items, batch, count, prefetch, predicates, memory,
-//           browser)
+// --only    run only the sections whose name contains TEXT (words, items, batch, count, prefetch, predicates, saves,
+//           cascade, import, memory, browser)
 // --output  where to write the JSON report (default: results/latest.json in this package)
 // --implementation TEXT --rounds N   run only matching implementations, N rounds after the warm-up (for
 //           valgrind --tool=callgrind, which gives repeatable instruction counts)
@@ -45,12 +45,23 @@ struct Sizes {
     var batchLarge: Int
     var recipes: Int
     var memoryRows: Int
+    /// Records inserted, updated and deleted in batched saves of `saveBatch`.
+    var saves: Int
+    var saveBatch: Int
+    /// Parents (ten children each) deleted, `cascadeBatch` parents per save.
+    var cascadeParents: Int
+    var cascadeBatch: Int
+    /// Records imported by find-or-create, `importBatch` per save.
+    var imports: Int
+    var importBatch: Int
     var iterations: Int
 
     static let full = Sizes(words: 500_000, items: 200_000, batchSmall: 1_000_000, batchLarge: 10_000_000,
-                            recipes: 10_000, memoryRows: 1_000_000, iterations: 5)
+                            recipes: 10_000, memoryRows: 1_000_000, saves: 100_000, saveBatch: 10_000,
+                            cascadeParents: 10_000, cascadeBatch: 1_000, imports: 20_000, importBatch: 1_000, iterations: 5)
     static let quick = Sizes(words: 100_000, items: 50_000, batchSmall: 100_000, batchLarge: 1_000_000,
-                             recipes: 2_000, memoryRows: 1_000_000, iterations: 3)
+                             recipes: 2_000, memoryRows: 1_000_000, saves: 20_000, saveBatch: 5_000,
+                             cascadeParents: 2_000, cascadeBatch: 500, imports: 5_000, importBatch: 1_000, iterations: 3)
 }
 
 let quick = arguments.contains("--quick")
@@ -97,6 +108,15 @@ do {
             recipes: try stores.recipeStore(recipes: sizes.recipes), recipeRows: sizes.recipes
         ).map(runner.run)
     }
+    if wanted("saves") {
+        results += try BatchedSaves.workloads(factory: stores, count: sizes.saves, batch: sizes.saveBatch).map(runner.run)
+    }
+    if wanted("cascade") {
+        results.append(runner.run(try CascadeDelete.workload(factory: stores, parents: sizes.cascadeParents, batch: sizes.cascadeBatch)))
+    }
+    if wanted("import") {
+        results.append(runner.run(try FindOrCreate.workload(factory: stores, count: sizes.imports, batch: sizes.importBatch)))
+    }
     if wanted("memory") {
         memory = try ResidentMemory.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows)
     }
@@ -120,10 +140,7 @@ let report = Report(
     memory: memory,
     browser: browser,
     pending: [
-        "inserts: 100,000 objects in batched saves, and GRDB's 50,000-row insert (the write half is not written yet)",
-        "updates and deletes of 100,000 objects in batched saves",
-        "cascade delete of 10,000 parents with 10 children each",
-        "find-or-create import of 20,000 records, sorted merge vs fetch per record",
+        "GRDB's 50,000-row insert of ten integers",
     ])
 
 print()

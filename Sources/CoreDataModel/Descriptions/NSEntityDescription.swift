@@ -1,18 +1,25 @@
 import Foundation
+import Synchronization
 
 /// An entity of a managed object model: its properties, its place in an inheritance tree, and its constraints.
 open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
-    public var name: String
+    public var name: String {
+        didSet { Self.propertiesDidChange() }
+    }
     /// The class that represents the entity's objects (Xcode's `representedClassName`).
     public var managedObjectClassName: String?
     public var isAbstract: Bool = false
-    public internal(set) weak var superentity: NSEntityDescription?
+    public internal(set) weak var superentity: NSEntityDescription? {
+        didSet { Self.propertiesDidChange() }
+    }
     /// The direct subentities, in the order the model declares them.
     public internal(set) var subentities: [NSEntityDescription] = []
     /// The parent entity's name, kept so that a model can be built before it is linked.
     public var superentityName: String?
     /// The properties this entity declares itself (not inherited ones), in declaration order.
-    public private(set) var ownProperties: [NSPropertyDescription] = []
+    public private(set) var ownProperties: [NSPropertyDescription] = [] {
+        didSet { Self.propertiesDidChange() }
+    }
     public var userInfo: [String: String] = [:]
     public var versionHashModifier: String?
     /// The name this entity had in the previous model version (Xcode's `elementID`).
@@ -25,6 +32,8 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     public var compoundIndexes: [[String]] = []
     /// The model that owns this entity (a weak back reference).
     public internal(set) weak var managedObjectModel: NSManagedObjectModel?
+    /// `allProperties` and `propertiesByName`, computed once per model generation (see `PropertyCache`).
+    let propertyCache = Mutex<PropertyCache?>(nil)
 
     public init(name: String) {
         self.name = name
@@ -44,7 +53,10 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
 
     /// All properties, inherited ones first, then this entity's own (Apple's `properties` lists only own ones;
     /// see `ownProperties`). A subentity's property hides an inherited one of the same name.
-    public var allProperties: [NSPropertyDescription] {
+    public var allProperties: [NSPropertyDescription] { cachedProperties.all }
+
+    /// `allProperties` computed from the declarations, without the cache.
+    func computeAllProperties() -> [NSPropertyDescription] {
         var result = superentity?.allProperties ?? []
         for property in ownProperties {
             if let index = result.firstIndex(where: { $0.name == property.name }) {
@@ -60,9 +72,7 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     public var properties: [NSPropertyDescription] { ownProperties }
 
     /// Every property by name, inherited ones included.
-    public var propertiesByName: [String: NSPropertyDescription] {
-        Dictionary(allProperties.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
-    }
+    public var propertiesByName: [String: NSPropertyDescription] { cachedProperties.byName }
 
     public var attributesByName: [String: NSAttributeDescription] {
         propertiesByName.compactMapValues { $0 as? NSAttributeDescription }

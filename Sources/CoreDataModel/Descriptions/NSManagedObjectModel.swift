@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A managed object model: the entities of an object graph, their configurations and fetch request templates.
 ///
@@ -7,8 +8,13 @@ import Foundation
 open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// The entities, in the order they were given. Setting them links parents, destinations and inverses by name.
     public var entities: [NSEntityDescription] {
-        didSet { linkLeniently() }
+        didSet {
+            NSEntityDescription.propertiesDidChange()
+            linkLeniently()
+        }
     }
+    /// `entitiesByName`, cached (see `PropertyCache`).
+    let entityIndex = Mutex<EntityIndex?>(nil)
     /// Named configurations, each listing the names of its member entities.
     public var configurationsByName: [String: [String]] = [:]
     public var fetchRequestTemplatesByName: [String: FetchRequestTemplate] = [:]
@@ -24,9 +30,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
         linkLeniently()
     }
 
-    public var entitiesByName: [String: NSEntityDescription] {
-        Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-    }
+    public var entitiesByName: [String: NSEntityDescription] { cachedEntitiesByName }
 
     /// The configuration names, sorted.
     public var configurations: [String] { configurationsByName.keys.sorted() }

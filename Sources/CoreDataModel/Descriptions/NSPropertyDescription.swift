@@ -6,7 +6,9 @@ import Foundation
 /// by a coordinator; that is why they may be marked `@unchecked Sendable`.
 open class NSPropertyDescription: @unchecked Sendable, CustomStringConvertible {
     /// The property's name, unique within its entity and its entity's ancestors.
-    public var name: String
+    public var name: String {
+        didSet { NSEntityDescription.propertiesDidChange() }
+    }
     /// The entity that declares this property (a weak back reference: the entity owns its properties).
     public internal(set) weak var entity: NSEntityDescription?
     public var isOptional: Bool = true

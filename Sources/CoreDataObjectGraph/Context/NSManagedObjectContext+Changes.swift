@@ -47,9 +47,14 @@ extension NSManagedObjectContext {
             undoManager?.endEvent()
             postPendingObjectsDidChange()
         }
-        while !pendingDeletions.isEmpty {
-            let object = pendingDeletions.removeFirst()
-            for relationship in object.entity.allProperties.compactMap({ $0 as? NSRelationshipDescription }) where !relationship.isTransient {
+        // Cascades append to the queue while it is walked; it is emptied once at the end (removing from the
+        // front each time moved the whole queue per deleted object).
+        var next = 0
+        defer { pendingDeletions.removeAll() }
+        while next < pendingDeletions.count {
+            let object = pendingDeletions[next]
+            next += 1
+            for case let relationship as NSRelationshipDescription in object.entity.allProperties where !relationship.isTransient {
                 let destinations = object.objectIDs(forRelationshipNamed: relationship.name).map { self.object(with: $0) }
                 switch relationship.deleteRule {
                 case .cascadeDeleteRule:

@@ -34,8 +34,12 @@ extension NSManagedObjectContext {
         }
         let written = inserted + updated + deleted
         let store = try coordinator.store(for: written[0].entity)
-        for object in written.dropFirst() where try coordinator.store(for: object.entity) !== store {
-            throw CoreDataError(.persistentStoreSave, "saving to several stores at once is not supported yet")
+        // One lookup per entity, not per object.
+        var checkedEntities: Set<ObjectIdentifier> = [ObjectIdentifier(written[0].entity)]
+        for object in written.dropFirst() where checkedEntities.insert(ObjectIdentifier(object.entity)).inserted {
+            guard try coordinator.store(for: object.entity) === store else {
+                throw CoreDataError(.persistentStoreSave, "saving to several stores at once is not supported yet")
+            }
         }
         guard let sqliteStore = store as? NSSQLiteStore else {
             throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(store.type) stores cannot save yet")
@@ -123,13 +127,20 @@ extension NSManagedObject {
     /// Rewrites relationship values that refer to objects whose IDs changed in a save.
     func replaceObjectIDs(_ replacements: [NSManagedObjectID: NSManagedObjectID]) {
         guard !replacements.isEmpty else { return }
-        if var values = storedValues {
+        // Written back only when something changed: most objects hold no temporary IDs, and writing the arrays
+        // back would copy them.
+        if let values = storedValues {
+            var replaced = values
+            var changed = false
             for index in values.indices {
-                if case .toOne(let id) = values[index], let replacement = replacements[id] { values[index] = .toOne(replacement) }
+                if case .toOne(let id) = values[index], id.isTemporaryID, let replacement = replacements[id] {
+                    replaced[index] = .toOne(replacement)
+                    changed = true
+                }
             }
-            storedValues = values
+            if changed { storedValues = replaced }
         }
-        for (name, ids) in toManyValues {
+        for (name, ids) in toManyValues where ids.contains(where: \.isTemporaryID) {
             toManyValues[name] = ids.map { replacements[$0] ?? $0 }
         }
     }

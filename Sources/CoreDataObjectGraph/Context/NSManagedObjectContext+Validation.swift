@@ -5,7 +5,7 @@ extension NSManagedObject {
     /// Deny delete rules: a deleted object may not leave destinations behind through a Deny relationship.
     func validateDenyRules() throws {
         var errors: [CoreDataError] = []
-        for relationship in entity.allProperties.compactMap({ $0 as? NSRelationshipDescription }) where relationship.deleteRule == .denyDeleteRule {
+        for case let relationship as NSRelationshipDescription in entity.allProperties where relationship.deleteRule == .denyDeleteRule {
             let remaining = objectIDs(forRelationshipNamed: relationship.name).filter { id in
                 !(managedObjectContext?.registeredObject(for: id)?.isDeleted ?? false)
             }
@@ -22,9 +22,10 @@ extension NSManagedObject {
         var errors: [CoreDataError] = []
         for property in entity.allProperties where !property.isTransient {
             if let attribute = property as? NSAttributeDescription {
-                if attribute is NSDerivedAttributeDescription { continue }
+                if attribute is NSDerivedAttributeDescription || !attribute.hasValidationConstraints { continue }
                 errors += validate(attribute)
             } else if let relationship = property as? NSRelationshipDescription {
+                if !relationship.hasValidationConstraints { continue }
                 errors += validate(relationship)
             }
         }
@@ -107,5 +108,20 @@ extension NSManagedObject {
                                   affectedObjectIDs: errors.flatMap(\.affectedObjectIDs))
         error.detailedErrors = errors
         return error
+    }
+}
+
+extension NSAttributeDescription {
+    /// Whether any value could fail validation: a mandatory attribute, bounds or a pattern. An optional attribute
+    /// without them accepts every value of its type, so saving skips reading it (most attributes of most models).
+    var hasValidationConstraints: Bool {
+        !isOptional || minimumValueString != nil || maximumValueString != nil || !(regularExpressionString ?? "").isEmpty
+    }
+}
+
+extension NSRelationshipDescription {
+    /// Whether any destination count could fail validation: a mandatory relationship or bounds on a to-many's count.
+    var hasValidationConstraints: Bool {
+        !isOptional || (isToMany && (minCount > 0 || maxCount > 0))
     }
 }

@@ -96,6 +96,7 @@ struct Runner {
             let measured = byName[target.implementation]
             var met = measured != nil
             if let maximum = target.maximumRatio { met = met && (measured?.ratioToRaw ?? .infinity) <= maximum }
+            if let minimum = target.minimumRowsPerSecond { met = met && (measured?.rowsPerSecond ?? 0) >= minimum }
             if let other = target.fasterThan.flatMap({ byName[$0] }) {
                 met = met && (measured?.medianSeconds ?? .infinity) < other.medianSeconds
             }

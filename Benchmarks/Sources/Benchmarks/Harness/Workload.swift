@@ -48,6 +48,8 @@ struct Target {
     var implementation: String
     var maximumRatio: Double?
     var fasterThan: String?
+    /// At least this many rows (objects) per second, on this machine.
+    var minimumRowsPerSecond: Double? = nil
     var description: String
 }
 

@@ -117,10 +117,11 @@ extension NSSQLiteStore: RowStore {
         SQLDebugLog.statement(sql, bindings: bindings, store: url?.path)
         let start = ContinuousClock.now
         do {
-            let statement = try connection.prepare(sql)
+            let (statement, cached) = try fetchStatements.checkOut(sql, on: connection)
+            defer { fetchStatements.checkIn(statement, cached: cached) }
             try statement.bind(bindings)
             let result = try body(statement)
-            let steps = statement.status.virtualMachineSteps
+            let steps = statement.statusCounter(.virtualMachineSteps, reset: true)
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let rows = (result as? any RowCounted)?.rowCount ?? 1

@@ -29,26 +29,42 @@ extension NSSQLiteStore {
         }
         var outcome = SaveOutcome()
         var writtenFiles: [URL] = []
+        let writer = SaveWriter(connection: connection, cache: saveStatements, storePath: url?.path)
+        defer {
+            let (statements, steps) = (writer.statements, writer.steps)
+            persistentStoreCoordinator?.statistics.record { counts in
+                counts.statements += statements
+                counts.virtualMachineSteps += steps
+            }
+        }
         do {
             try connection.inTransaction(.immediate) {
                 try allocatePrimaryKeys(for: request.inserted, into: &outcome)
+                // Temporary IDs of the objects inserted together, for relationships between them.
+                var permanentByTemporary: [NSManagedObjectID: NSManagedObjectID] = [:]
+                permanentByTemporary.reserveCapacity(request.inserted.count)
+                for object in request.inserted where object.objectID.isTemporaryID {
+                    permanentByTemporary[object.objectID] = outcome.permanentIDs[ObjectIdentifier(object)]
+                }
                 let resolve: (NSManagedObjectID) -> NSManagedObjectID = { id in
                     guard id.isTemporaryID else { return id }
-                    return request.inserted.first { $0.objectID == id }.flatMap { outcome.permanentIDs[ObjectIdentifier($0)] } ?? id
+                    return permanentByTemporary[id] ?? id
                 }
                 var conflicts: [NSManagedObjectID] = []
+                outcome.versions.reserveCapacity(request.inserted.count + request.updated.count)
                 for object in request.inserted {
-                    try insertRow(for: object, id: outcome.permanentIDs[ObjectIdentifier(object)]!, resolve: resolve, files: &writtenFiles)
+                    try insertRow(for: object, id: outcome.permanentIDs[ObjectIdentifier(object)]!, writer: writer, resolve: resolve,
+                                  files: &writtenFiles)
                     outcome.versions[ObjectIdentifier(object)] = 1
                 }
                 for object in request.updated {
-                    if try updateRow(for: object, resolve: resolve, files: &writtenFiles) {
+                    if try updateRow(for: object, writer: writer, resolve: resolve, files: &writtenFiles) {
                         outcome.versions[ObjectIdentifier(object)] = object.snapshotVersion + 1
                     } else {
                         conflicts.append(object.objectID)
                     }
                 }
-                for object in request.deleted where !(try deleteRow(for: object)) {
+                for object in request.deleted where !(try deleteRow(for: object, writer: writer)) {
                     conflicts.append(object.objectID)
                 }
                 guard conflicts.isEmpty else {
@@ -58,7 +74,8 @@ extension NSSQLiteStore {
                             + conflicts.map { $0.uriRepresentation().absoluteString }.joined(separator: ", "),
                         affectedObjectIDs: conflicts)
                 }
-                try writeRelationshipChanges(request.inserted + request.updated, resolve: resolve)
+                try writeRelationshipChanges(request.inserted, writer: writer, resolve: resolve)
+                try writeRelationshipChanges(request.updated, writer: writer, resolve: resolve)
             }
         } catch {
             for file in writtenFiles { try? FileManager.default.removeItem(at: file) }
@@ -92,79 +109,43 @@ extension NSSQLiteStore {
         }
     }
 
-    private func insertRow(for object: NSManagedObject, id: NSManagedObjectID, resolve: (NSManagedObjectID) -> NSManagedObjectID,
-                           files: inout [URL]) throws {
-        guard let table = layout.table(forEntity: object.entity.name), let number = layout.numbering[object.entity.name] else { return }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var values: [SQLiteValue] = [.integer(id.primaryKey), .integer(Int64(number)), .integer(1)]
-        for (slot, property) in object.slots.properties.enumerated() {
-            for (column, value) in try columnValues(of: object, slot: slot, property: property, resolve: resolve, files: &files) {
-                columns.append(column)
-                values.append(value)
-            }
-        }
-        let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
-        try execute(sql, values)
+    /// Inserts one row through the entity's cached `INSERT`, binding each slot's columns directly.
+    private func insertRow(for object: NSManagedObject, id: NSManagedObjectID, writer: SaveWriter,
+                           resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws {
+        guard let plan = try insertPlan(for: object.entity, slots: object.slots, writer: writer) else { return }
+        let statement = plan.row.statement
+        try writer.bind(.integer(id.primaryKey), at: 1, of: statement)
+        try writer.bind(.integer(plan.entityNumber), at: 2, of: statement)
+        try writer.bind(.integer(1), at: 3, of: statement)
+        _ = try bindSlots(of: plan.row, for: object, from: 4, writer: writer, resolve: resolve, files: &files)
+        try writer.run(statement, sql: plan.row.sql)
     }
 
     /// Updates the changed columns and the version; false when the row's version is no longer the one read.
-    private func updateRow(for object: NSManagedObject, resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> Bool {
-        guard let table = layout.table(forEntity: object.entity.name) else { return true }
-        var assignments: [String] = []
-        var values: [SQLiteValue] = []
-        for slot in object.changes.changedSlots.sorted() {
-            for (column, value) in try columnValues(of: object, slot: slot, property: object.slots.properties[slot], resolve: resolve, files: &files) {
-                assignments.append("\(column) = ?")
-                values.append(value)
-            }
-        }
-        assignments.append("Z_OPT = Z_OPT + 1")
-        let sql = "UPDATE \(table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
-        try execute(sql, values + [.integer(object.objectID.primaryKey), .integer(object.snapshotVersion)])
+    private func updateRow(for object: NSManagedObject, writer: SaveWriter, resolve: (NSManagedObjectID) -> NSManagedObjectID,
+                           files: inout [URL]) throws -> Bool {
+        let changed = object.changes.changedSlots.sorted()
+        let withoutOrderKey = changed.filter { !writesOrderKey(of: object, slot: $0) }
+        guard let plan = try updatePlan(for: object.entity, slots: changed, withoutOrderKey: withoutOrderKey,
+                                        objectSlots: object.slots, writer: writer) else { return true }
+        let next = try bindSlots(of: plan, for: object, from: 1, writer: writer, resolve: resolve, files: &files)
+        try writer.bind(.integer(object.objectID.primaryKey), at: next, of: plan.statement)
+        try writer.bind(.integer(object.snapshotVersion), at: next + 1, of: plan.statement)
+        try writer.run(plan.statement, sql: plan.sql)
         return connection.changes == 1
     }
 
-    private func deleteRow(for object: NSManagedObject) throws -> Bool {
-        guard let table = layout.table(forEntity: object.entity.name) else { return true }
-        try execute("DELETE FROM \(table.name) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(object.objectID.primaryKey), .integer(object.snapshotVersion)])
+    private func deleteRow(for object: NSManagedObject, writer: SaveWriter) throws -> Bool {
+        guard let plan = try deletePlan(for: object.entity, writer: writer) else { return true }
+        try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: plan.statement)
+        try writer.bind(.integer(object.snapshotVersion), at: 2, of: plan.statement)
+        try writer.run(plan.statement, sql: plan.sql)
         let deleted = connection.changes == 1
-        for join in layout.joinTables {
-            if object.entity.isKind(of: model.entitiesByName[join.entityName] ?? object.entity) || join.entityName == object.entity.name {
-                try execute("DELETE FROM \(join.name) WHERE \(join.sourceKeyColumn) = ?", [.integer(object.objectID.primaryKey)])
-            }
-            if let other = model.entitiesByName[join.inverseEntityName], object.entity.isKind(of: other) {
-                try execute("DELETE FROM \(join.name) WHERE \(join.destinationKeyColumn) = ?", [.integer(object.objectID.primaryKey)])
-            }
+        for join in plan.joinDeletes {
+            try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: join.statement)
+            try writer.run(join.statement, sql: join.sql)
         }
         return deleted
-    }
-
-    /// The columns one slot writes: an attribute's column, or a to-one's key, entity number and order key.
-    private func columnValues(of object: NSManagedObject, slot: Int, property: NSPropertyDescription,
-                              resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> [(String, SQLiteValue)] {
-        guard let mapped = layout.columns(forProperty: property.name, ofEntity: object.entity.name),
-              let stored = object.storedValues?[slot] else { return [] }
-        if let attribute = property as? NSAttributeDescription {
-            if attribute is NSDerivedAttributeDescription { return [] }  // triggers maintain derived columns
-            return [(mapped.value, try encode(stored, for: attribute, files: &files))]
-        }
-        guard let relationship = property as? NSRelationshipDescription else { return [] }
-        var result: [(String, SQLiteValue)] = []
-        if case .toOne(let target) = stored {
-            let id = resolve(target)
-            result.append((mapped.value, .integer(id.primaryKey)))
-            if let column = mapped.entityNumber { result.append((column, .integer(Int64(layout.numbering[id.entity.name] ?? 0)))) }
-            if let column = mapped.orderKey, let inverse = relationship.inverseRelationship,
-               let owner = object.managedObjectContext?.registeredObject(for: target) {
-                let position = owner.objectIDs(forRelationshipNamed: inverse.name).firstIndex(of: object.objectID) ?? 0
-                result.append((column, .integer(Int64(position + 1))))
-            }
-        } else {
-            result.append((mapped.value, .null))
-            if let column = mapped.entityNumber { result.append((column, .null)) }
-            if let column = mapped.orderKey { result.append((column, .null)) }
-        }
-        return result
     }
 
     /// A stored value in Core Data's column encoding (store format reference §4.4, §7).
@@ -199,8 +180,10 @@ extension NSSQLiteStore {
     // MARK: Relationships stored outside the row
 
     /// Join-table rows for many-to-many changes, and order keys for ordered relationships.
-    private func writeRelationshipChanges(_ objects: [NSManagedObject], resolve: (NSManagedObjectID) -> NSManagedObjectID) throws {
+    private func writeRelationshipChanges(_ objects: [NSManagedObject], writer: SaveWriter,
+                                          resolve: (NSManagedObjectID) -> NSManagedObjectID) throws {
         for object in objects {
+            if object.isInserted ? object.toManyValues.isEmpty : object.changes.committedToMany.isEmpty { continue }
             let changedNames = object.isInserted
                 ? Set(object.toManyValues.keys) : Set(object.changes.committedToMany.keys)
             for name in changedNames.sorted() {
@@ -209,20 +192,20 @@ extension NSSQLiteStore {
                 let committed = object.isInserted ? [] : (object.changes.committedToMany[name] ?? [])
                 let source = resolve(object.objectID)
                 if let join = layout.joinTable(forRelationship: name, ofEntity: object.entity.name) {
-                    try writeJoinRows(join, relationship: relationship, source: source, current: current.map(resolve),
+                    try writeJoinRows(join, relationship: relationship, writer: writer, source: source, current: current.map(resolve),
                                       committed: committed.map(resolve))
                 } else if relationship.isOrdered, let inverse = relationship.inverseRelationship, let owner = inverse.entity,
                           let mapped = layout.columns(forProperty: inverse.name, ofEntity: owner.name), let orderKey = mapped.orderKey,
                           let table = layout.table(forEntity: owner.name) {
                     for (position, child) in current.map(resolve).enumerated() {
-                        try execute("UPDATE \(table.name) SET \(orderKey) = ? WHERE Z_PK = ?", [.integer(Int64(position + 1)), .integer(child.primaryKey)])
+                        try writer.run("UPDATE \(table.name) SET \(orderKey) = ? WHERE Z_PK = ?", [.integer(Int64(position + 1)), .integer(child.primaryKey)])
                     }
                 }
             }
         }
     }
 
-    private func writeJoinRows(_ join: JoinTable, relationship: NSRelationshipDescription, source: NSManagedObjectID,
+    private func writeJoinRows(_ join: JoinTable, relationship: NSRelationshipDescription, writer: SaveWriter, source: NSManagedObjectID,
                                current: [NSManagedObjectID], committed: [NSManagedObjectID]) throws {
         // Both sides of a changed pair may arrive here: deletes are idempotent and inserts ignore duplicates.
         let declaredHere = join.relationshipName == relationship.name
@@ -231,24 +214,20 @@ extension NSSQLiteStore {
         let order = declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn
         let currentKeys = Set(current.map(\.primaryKey)), committedKeys = Set(committed.map(\.primaryKey))
         for removed in committedKeys.subtracting(currentKeys).sorted() {
-            try execute("DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?", [.integer(source.primaryKey), .integer(removed)])
+            try writer.run("DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?", [.integer(source.primaryKey), .integer(removed)])
         }
         // An unordered relationship's array follows a Set's iteration order, which differs from run to run: rows are
         // written in key order instead, so the same changes always write the same file.
         let additions = current.filter { !committedKeys.contains($0.primaryKey) }
         for added in order == nil ? additions.sorted(by: { $0.primaryKey < $1.primaryKey }) : additions {
-            try execute("INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)", [.integer(source.primaryKey), .integer(added.primaryKey)])
+            try writer.run("INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)", [.integer(source.primaryKey), .integer(added.primaryKey)])
         }
         if let order {
             for (position, destination) in current.enumerated() {
-                try execute("UPDATE \(join.name) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?",
+                try writer.run("UPDATE \(join.name) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?",
                             [.integer(Int64(position + 1)), .integer(source.primaryKey), .integer(destination.primaryKey)])
             }
         }
-    }
-
-    private func execute(_ sql: String, _ bindings: [SQLiteValue]) throws {
-        try run(sql, bindings) { statement in try statement.run() }
     }
 }
 

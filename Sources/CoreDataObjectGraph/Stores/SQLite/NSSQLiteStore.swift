@@ -18,6 +18,10 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     private var selectPlans: [String: SelectPlan] = [:]
     /// Compiles predicates and sort descriptors to SQL over this store's layout.
     private(set) var compiler: PredicateSQLCompiler!
+    /// Prepared statements and plans of the save path, reused across saves.
+    let saveStatements = SaveStatementCache()
+    /// Prepared fetch statements, reused across fetches.
+    let fetchStatements = FetchStatementCache()
 
     var connection: Connection { file.connection }
 
@@ -27,6 +31,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             throw CoreDataError(.persistentStoreOpen, "\(url.path): the store has no coordinator")
         }
         model = coordinator.managedObjectModel
+        saveStatements.removeAll()
+        fetchStatements.removeAll()
         do {
             file = try SQLiteStoreFile(path: url.path, mode: isReadOnly ? .readOnly : .readWrite,
                                        busyTimeout: .milliseconds(Int64((options[NSPersistentStoreTimeoutOption] as? Double ?? 5) * 1000)))
