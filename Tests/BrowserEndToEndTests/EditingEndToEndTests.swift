@@ -71,9 +71,10 @@ struct EditingEndToEndTests {
 
         // Ctrl-S shows what will change and asks; n keeps it pending, :w then y writes.
         try pane.press("C-s")
-        screen = try pane.waitFor("Write 1 change(s) to Recipes.sqlite?")
+        try pane.waitFor("Write 1 change(s) to Recipes.sqlite?")
+        // The choices are the overlay's last line: wait for it too, as a capture can land mid-frame.
+        screen = try pane.waitFor("y write · n not now")
         #expect(screen.contains { $0.contains("region: \"\(original)\" → \"Atlantis\"") }, "\(screen)")
-        #expect(screen.contains { $0.contains("y write · n not now") })
         try pane.press("n")
         try pane.waitFor("cancelled")
         #expect(try region(of: "Italian", in: store) == original, "nothing written before the confirmation")

@@ -51,12 +51,18 @@ public struct TmuxSession: Sendable {
                           _ condition: ([String]) throws -> Bool) throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         var lines = try capture()
-        while try !condition(lines) {
-            guard ContinuousClock.now < deadline else { throw TmuxError.timedOut(description(), lines) }
+        while true {
+            while try !condition(lines) {
+                guard ContinuousClock.now < deadline else { throw TmuxError.timedOut(description(), lines) }
+                usleep(20_000)
+                lines = try capture()
+            }
+            // A capture can land between two writes of one frame: take the screen once it reads the same twice.
             usleep(20_000)
-            lines = try capture()
+            let again = try capture()
+            if again == lines { return lines }
+            lines = again
         }
-        return lines
     }
 
     /// A tmux format variable of the pane, such as `alternate_on`.
