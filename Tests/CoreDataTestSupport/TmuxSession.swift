@@ -65,6 +65,21 @@ public struct TmuxSession: Sendable {
         }
     }
 
+    /// The processes whose parent is the pane's shell (a program the shell is running), by `ps`.
+    public func shellChildProcessIDs() throws -> [Int32] {
+        let shell = try paneVariable("pane_pid")
+        let ps = Process()
+        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+        ps.arguments = ["-o", "pid=", "--ppid", shell]
+        let output = Pipe()
+        ps.standardOutput = output
+        try ps.run()
+        let pids = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+        ps.waitUntilExit()
+        return pids
+    }
+
     /// A tmux format variable of the pane, such as `alternate_on`.
     public func paneVariable(_ variable: String) throws -> String {
         try tmux(["display-message", "-p", "-t", name, "#{\(variable)}"]).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -107,17 +107,7 @@ struct TerminalDemoEndToEndTests {
         try session.sendLine(Self.binary)
         try session.waitFor { $0.contains("row 1 of 1000  j/k PgDn g/G q") }
         // The demo is the only child of the pane's shell.
-        let shell = try session.paneVariable("pane_pid")
-        let ps = Process()
-        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
-        ps.arguments = ["-o", "pid=", "--ppid", shell]
-        let output = Pipe()
-        ps.standardOutput = output
-        try ps.run()
-        let pids = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
-        ps.waitUntilExit()
-        let demo = try #require(pids.first)
+        let demo = try #require(try session.shellChildProcessIDs().first)
         #expect(Foundation.kill(demo, SIGTERM) == 0)
         try waitForShell(session)
         try session.sendLine("echo EXIT=$?")

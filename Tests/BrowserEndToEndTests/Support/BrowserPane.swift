@@ -159,17 +159,7 @@ final class BrowserPane {
 
     /// The process ID of the browser: the only child of the pane's shell.
     func browserProcessID() throws -> Int32 {
-        let shell = try tmux.paneVariable("pane_pid")
-        let ps = Process()
-        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
-        ps.arguments = ["-o", "pid=", "--ppid", shell]
-        let output = Pipe()
-        ps.standardOutput = output
-        try ps.run()
-        let pids = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
-        ps.waitUntilExit()
-        return try #require(pids.first, "no process under the pane's shell")
+        try #require(try tmux.shellChildProcessIDs().first, "no process under the pane's shell")
     }
 
     /// Single-quotes `text` for the shell.

@@ -40,17 +40,7 @@ enum BrowserScrolling {
         fflush(nil)
         var measurements: [Measurement] = []
         for _ in 0..<runs {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            process.arguments = [childFlag, url.path, String(rows)]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0, let line = String(data: data, encoding: .utf8)?.split(separator: "\n").last else {
-                throw RawSQLiteError(message: "the browser child failed with status \(process.terminationStatus)")
-            }
+            let line = try ChildProcess.lastLine(arguments: [childFlag, url.path, String(rows)], describing: "browser")
             measurements.append(try JSONDecoder().decode(Measurement.self, from: Data(line.utf8)))
             print(".", terminator: "")
             fflush(nil)

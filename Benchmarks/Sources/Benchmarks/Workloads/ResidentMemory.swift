@@ -33,17 +33,8 @@ enum ResidentMemory {
         fflush(nil)
         var measurements: [Measurement] = []
         for contender in [Contender.raw, .ours] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            process.arguments = [childFlag, contender.rawValue, url.path, String(rows)]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0, let line = String(data: data, encoding: .utf8)?.split(separator: "\n").last else {
-                throw RawSQLiteError(message: "the memory child (\(contender)) failed with status \(process.terminationStatus)")
-            }
+            let line = try ChildProcess.lastLine(arguments: [childFlag, contender.rawValue, url.path, String(rows)],
+                                                 describing: "memory (\(contender))")
             measurements.append(try JSONDecoder().decode(Measurement.self, from: Data(line.utf8)))
             print(".", terminator: "")
             fflush(nil)
