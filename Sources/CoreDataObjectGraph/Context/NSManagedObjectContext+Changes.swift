@@ -47,8 +47,12 @@ extension NSManagedObjectContext {
             undoManager?.endEvent()
             postPendingObjectsDidChange()
         }
-        while !pendingDeletions.isEmpty {
-            let object = pendingDeletions.removeFirst()
+        // Cascades append to the list while it is walked; an index keeps that linear.
+        var next = 0
+        defer { pendingDeletions.removeAll() }
+        while next < pendingDeletions.count {
+            let object = pendingDeletions[next]
+            next += 1
             for relationship in object.entity.allProperties.compactMap({ $0 as? NSRelationshipDescription }) where !relationship.isTransient {
                 let destinations = object.objectIDs(forRelationshipNamed: relationship.name).map { self.object(with: $0) }
                 switch relationship.deleteRule {
@@ -83,7 +87,7 @@ extension NSManagedObjectContext {
                 object.turnIntoFault()
             } else {
                 if let committed = object.changes.committedStoredValues { object.storedValues = committed }
-                for (name, ids) in object.changes.committedToMany { object.toManyValues[name] = ids }
+                for (name, ids) in object.changes.committedToMany { object.toMany[name] = ToManyIDs(ids) }
             }
             object.changes.reset()
         }

@@ -32,10 +32,10 @@ extension NSManagedObjectContext {
                     }
                 }
                 // Both ends of a relationship change arrive here, so inverses are not maintained a second time.
-                let toMany = object.isInserted ? Array(object.toManyValues.keys) : Array(object.changes.committedToMany.keys)
+                let toMany = object.isInserted ? Array(object.toMany.keys) : Array(object.changes.committedToMany.keys)
                 for name in toMany {
                     guard let relationship = object.entity.relationshipsByName[name] else { continue }
-                    target.setToMany(relationship, to: object.toManyValues[name] ?? [], maintainingInverse: false)
+                    target.setToMany(relationship, to: object.toMany[name]?.ids ?? [], maintainingInverse: false)
                 }
             }
             parent.processPendingChanges()
@@ -59,7 +59,7 @@ extension NSManagedObjectContext {
             guard let values = source.storedValues else { return false }
             object.storedValues = values
             object.snapshotVersion = source.snapshotVersion
-            object.toManyValues = source.toManyValues
+            object.toMany = source.toMany
             return true
         }
     }

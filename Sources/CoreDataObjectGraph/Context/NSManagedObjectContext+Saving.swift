@@ -129,8 +129,8 @@ extension NSManagedObject {
             }
             storedValues = values
         }
-        for (name, ids) in toManyValues {
-            toManyValues[name] = ids.map { replacements[$0] ?? $0 }
+        for name in Array(toMany.keys) {
+            toMany[name]!.replaceIDs(replacements)
         }
     }
 }
