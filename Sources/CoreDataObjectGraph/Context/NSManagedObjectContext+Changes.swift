@@ -121,12 +121,16 @@ extension NSManagedObjectContext {
 }
 
 extension NSEntityDescription {
-    /// Creates an object of the named entity and inserts it into `context` (Apple's factory).
+    /// Creates an object of the named entity, of the class registered for it (`NSManagedObject.register(_:forEntityName:)`),
+    /// and inserts it into `context` (Apple's factory).
     public static func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
         guard let coordinator = context.persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
             preconditionFailure("+entityForName: could not locate an entity named '\(entityName)' in this model.")
         }
-        return NSManagedObject(entity: entity, insertInto: context)
+        let type = NSManagedObject.registeredClass(forEntity: entity)
+        let object = type.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: coordinator.slots(for: entity))
+        context.insert(object)
+        return object
     }
 }
 
