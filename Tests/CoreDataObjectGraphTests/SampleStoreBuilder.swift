@@ -47,6 +47,7 @@ enum SampleStoreBuilder {
             }
             try connection.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT max(Z_PK) FROM ZCHEF) WHERE Z_NAME = 'Chef'")
             try connection.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT max(Z_PK) FROM ZRECIPE) WHERE Z_NAME = 'Recipe'")
+            try connection.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT coalesce(max(Z_PK), 0) FROM ZINGREDIENT) WHERE Z_NAME = 'Ingredient'")
         }
         return (url, model)
     }

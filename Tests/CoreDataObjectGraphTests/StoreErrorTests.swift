@@ -41,6 +41,16 @@ struct StoreErrorTests {
         }
     }
 
+    @Test(arguments: [(NSXMLStoreType, "XML"), (NSBinaryStoreType, "binary"), (NSInMemoryStoreType, "in-memory")])
+    func unimplementedStoreTypesAreRefusedByName(type: String, name: String) throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let error = try #require(throws: CoreDataError.self) { try coordinator.addPersistentStore(ofType: type, at: url) }
+        #expect(error.code == .persistentStoreInvalidType)
+        #expect(error.message.contains("\(name) stores (type \"\(type)\") are not implemented yet"), "\(error.message)")
+        #expect(coordinator.persistentStores.isEmpty)
+    }
+
     @Test func lockedStoreWaitsThenFails() throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore()
         // Another writer holds an exclusive lock (in WAL mode a reader still reads; an exclusive locking mode does not let it).

@@ -47,8 +47,7 @@ extension NSManagedObjectContext {
             undoManager?.endEvent()
             postPendingObjectsDidChange()
         }
-        // Cascades append to the queue while it is walked; it is emptied once at the end (removing from the
-        // front each time moved the whole queue per deleted object).
+        // Cascades append to the list while it is walked; an index keeps that linear.
         var next = 0
         defer { pendingDeletions.removeAll() }
         while next < pendingDeletions.count {
@@ -88,7 +87,7 @@ extension NSManagedObjectContext {
                 object.turnIntoFault()
             } else {
                 if let committed = object.changes.committedStoredValues { object.storedValues = committed }
-                for (name, ids) in object.changes.committedToMany { object.toManyValues[name] = ids }
+                for (name, ids) in object.changes.committedToMany { object.toMany[name] = ToManyIDs(ids) }
             }
             object.changes.reset()
         }
@@ -122,12 +121,16 @@ extension NSManagedObjectContext {
 }
 
 extension NSEntityDescription {
-    /// Creates an object of the named entity and inserts it into `context` (Apple's factory).
+    /// Creates an object of the named entity, of the class registered for it (`NSManagedObject.register(_:forEntityName:)`),
+    /// and inserts it into `context` (Apple's factory).
     public static func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
         guard let coordinator = context.persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
             preconditionFailure("+entityForName: could not locate an entity named '\(entityName)' in this model.")
         }
-        return NSManagedObject(entity: entity, insertInto: context)
+        let type = NSManagedObject.registeredClass(forEntity: entity)
+        let object = type.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: coordinator.slots(for: entity))
+        context.insert(object)
+        return object
     }
 }
 

@@ -116,13 +116,13 @@ extension NSManagedObjectContext {
                 }
                 if relationship.isToMany {
                     let store = try coordinator.store(for: group[0].entity)
-                    let sources = group.filter { $0.toManyValues[name] == nil }
+                    let sources = group.filter { $0.toMany[name] == nil }
                     let result = try coordinator.withLock {
                         try store.prefetchToMany(relationship, sourceIDs: sources.map(\.objectID))
                     }
                     for source in sources {
                         let ids = result.destinations[source.objectID] ?? []
-                        source.toManyValues[name] = ids
+                        source.toMany[name] = ToManyIDs(ids)
                     }
                     for (id, snapshot) in result.snapshots {
                         coordinator.rowCache.store(snapshot, for: id)

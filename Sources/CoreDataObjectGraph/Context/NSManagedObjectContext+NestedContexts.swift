@@ -32,10 +32,10 @@ extension NSManagedObjectContext {
                     }
                 }
                 // Both ends of a relationship change arrive here, so inverses are not maintained a second time.
-                let toMany = object.isInserted ? Array(object.toManyValues.keys) : Array(object.changes.committedToMany.keys)
+                let toMany = object.isInserted ? Array(object.toMany.keys) : Array(object.changes.committedToMany.keys)
                 for name in toMany {
                     guard let relationship = object.entity.relationshipsByName[name] else { continue }
-                    target.setToMany(relationship, to: object.toManyValues[name] ?? [], maintainingInverse: false)
+                    target.setToMany(relationship, to: object.toMany[name]?.ids ?? [], maintainingInverse: false)
                 }
             }
             parent.processPendingChanges()
@@ -50,27 +50,46 @@ extension NSManagedObjectContext {
         changedObjects.removeAll()
     }
 
-    /// Values for a fault from the parent, when the parent holds the object loaded (with its unsaved changes).
+    /// Values for a fault from the nearest ancestor that holds the object (with its unsaved changes); false when
+    /// none does, and the store's values apply. Each ancestor is read on its own queue.
     func valuesFromParent(for object: NSManagedObject) -> Bool {
         guard let parent else { return false }
         return parent.performAndWait {
-            guard let source = parent.registeredObject(for: object.objectID) else { return false }
+            guard let source = parent.registeredObject(for: object.objectID) else { return parent.valuesFromParent(for: object) }
             if source.isFault { parent.fulfillFault(for: source) }
             guard let values = source.storedValues else { return false }
             object.storedValues = values
             object.snapshotVersion = source.snapshotVersion
-            object.toManyValues = source.toManyValues
+            object.toMany = source.toMany
             return true
         }
     }
 
-    /// The to-many destinations as the parent sees them, when it has them loaded.
+    /// The to-many destinations as the nearest ancestor holding the object sees them; nil when none holds it.
     func toManyFromParent(of object: NSManagedObject, relationship: NSRelationshipDescription) -> [NSManagedObjectID]? {
         guard let parent else { return nil }
         return parent.performAndWait {
-            guard let source = parent.registeredObject(for: object.objectID), !source.isFault || source.isInserted else { return nil }
+            guard let source = parent.registeredObject(for: object.objectID) else {
+                return parent.toManyFromParent(of: object, relationship: relationship)
+            }
             return source.objectIDs(forRelationshipNamed: relationship.name)
         }
+    }
+
+    /// The unsaved state of this context's and its ancestors' changed objects of `entity`, the nearest level first;
+    /// each context is read on its own queue.
+    private func pendingStates(of entity: NSEntityDescription, includesSubentities: Bool)
+        -> [NSManagedObjectID: (isInserted: Bool, isDeleted: Bool, isUpdated: Bool)] {
+        var states: [NSManagedObjectID: (isInserted: Bool, isDeleted: Bool, isUpdated: Bool)] = [:]
+        for object in changedObjects.values {
+            let matches = includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+            if matches { states[object.objectID] = (object.isInserted, object.isDeleted, object.isUpdated) }
+        }
+        if let parent {
+            let upper = parent.performAndWait { parent.pendingStates(of: entity, includesSubentities: includesSubentities) }
+            states.merge(upper) { nearest, _ in nearest }
+        }
+        return states
     }
 
     /// A fetch in a child: the store's results, minus objects the parents deleted, plus objects they inserted or
@@ -78,18 +97,7 @@ extension NSManagedObjectContext {
     func applyingParentChanges(to objects: [NSManagedObject], entity: NSEntityDescription, predicate: PredicateNode?,
                                sortDescriptors: [Predicates.NSSortDescriptor], includesSubentities: Bool) -> [NSManagedObject] {
         guard let parent else { return objects }
-        let pending: [NSManagedObjectID: (isInserted: Bool, isDeleted: Bool, isUpdated: Bool)] = parent.performAndWait {
-            var states: [NSManagedObjectID: (Bool, Bool, Bool)] = [:]
-            var current: NSManagedObjectContext? = parent
-            while let context = current {
-                for object in context.changedObjects.values where states[object.objectID] == nil {
-                    let matches = includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
-                    if matches { states[object.objectID] = (object.isInserted, object.isDeleted, object.isUpdated) }
-                }
-                current = context.parent
-            }
-            return states
-        }
+        let pending = parent.performAndWait { parent.pendingStates(of: entity, includesSubentities: includesSubentities) }
         guard !pending.isEmpty else { return objects }
         var result = objects.filter { pending[$0.objectID]?.isDeleted != true }
         var present = Set(result.map(\.objectID))

@@ -140,8 +140,8 @@ extension NSManagedObject {
             }
             if changed { storedValues = replaced }
         }
-        for (name, ids) in toManyValues where ids.contains(where: \.isTemporaryID) {
-            toManyValues[name] = ids.map { replacements[$0] ?? $0 }
+        for name in Array(toMany.keys) {
+            toMany[name]!.replaceIDs(replacements)
         }
     }
 }

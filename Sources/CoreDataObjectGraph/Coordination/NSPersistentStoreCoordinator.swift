@@ -34,6 +34,10 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     public func addPersistentStore(ofType storeType: String, configurationName: String? = nil, at url: URL?,
                                    options: [String: Any]? = nil) throws -> NSPersistentStore {
         guard let storeClass = Self.registry.withLock({ $0[storeType] }) else {
+            if let name = unimplementedStoreTypes[storeType] {
+                throw CoreDataError(.persistentStoreInvalidType,
+                                    "\(name) stores (type \"\(storeType)\") are not implemented yet; only \(NSSQLiteStoreType) stores are")
+            }
             throw CoreDataError(.persistentStoreInvalidType, "unknown store type \"\(storeType)\"; known: \(Self.registeredStoreTypes.keys.sorted().joined(separator: ", "))")
         }
         let store = storeClass.init(coordinator: self, configurationName: configurationName, url: url, options: options ?? [:])

@@ -19,8 +19,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     var snapshotVersion: Int64 = 0
     /// The row a fetch read for this fault, kept until the fault fires (Core Data ties snapshots to objects too).
     var pendingSnapshot: Snapshot?
-    /// Loaded to-many relationships, by name: destination IDs in order.
-    var toManyValues: [String: [NSManagedObjectID]] = [:]
+    /// Loaded to-many relationships, by name: destination IDs in order (see `ToManyIDs`).
+    var toMany: [String: ToManyIDs] = [:]
     /// Values of transient properties, by name.
     var transientValues: [String: Any] = [:]
     let slots: PropertySlots
@@ -46,7 +46,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// Whether the relationship named `key` has not been loaded yet (to-many relationships load on first use).
     public func hasFault(forRelationshipNamed key: String) -> Bool {
         guard let relationship = entity.relationshipsByName[key] else { return false }
-        return relationship.isToMany ? toManyValues[key] == nil : isFault
+        return relationship.isToMany ? toMany[key] == nil : isFault
     }
 
     // MARK: Values
@@ -105,17 +105,22 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     }
 
     private func toManyObjectIDs(for relationship: NSRelationshipDescription) -> [NSManagedObjectID] {
-        if let loaded = toManyValues[relationship.name] { return loaded }
+        loadToMany(relationship)
+        return toMany[relationship.name]?.ids ?? []
+    }
+
+    /// Loads a to-many relationship's destinations once (from the parent context or the store).
+    func loadToMany(_ relationship: NSRelationshipDescription) {
+        guard toMany[relationship.name] == nil else { return }
         let loaded = managedObjectContext?.fetchToManyObjectIDs(of: self, relationship: relationship) ?? []
-        toManyValues[relationship.name] = loaded
-        return loaded
+        toMany[relationship.name] = ToManyIDs(loaded)
     }
 
     /// Turns the object back into a fault, releasing its values (relationships included).
     func turnIntoFault() {
         storedValues = nil
         pendingSnapshot = nil
-        toManyValues.removeAll()
+        toMany.removeAll()
         transientValues.removeAll()
     }
 

@@ -26,9 +26,16 @@ final class RowCache: Sendable {
         }
     }
 
+    /// Keeps `snapshot` unless the cache holds a newer version of the row. Contexts read rows under the
+    /// coordinator's lock but store them here after releasing it, so a fetch that read version 1 may arrive after
+    /// a save stored version 2; versions (`Z_OPT`) only grow, so the newer one stays.
     func store(_ snapshot: Snapshot, for id: NSManagedObjectID) {
         state.withLock { state in
             state.tick &+= 1
+            if let cached = state.entries[id], cached.snapshot.version > snapshot.version {
+                state.entries[id]!.tick = state.tick
+                return
+            }
             state.entries[id] = (snapshot, state.tick)
             if state.entries.count > capacity { Self.evictOldest(&state, keeping: capacity * 3 / 4) }
         }

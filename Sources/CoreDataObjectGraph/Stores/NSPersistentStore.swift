@@ -39,6 +39,15 @@ open class NSPersistentStore: @unchecked Sendable {
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
 /// Store types by their registry names.
 public let NSSQLiteStoreType = "SQLite"
+/// Apple's XML store type. Not implemented yet: adding a store of this type throws `.persistentStoreInvalidType`.
+public let NSXMLStoreType = "XML"
+/// Apple's binary store type. Not implemented yet: adding a store of this type throws `.persistentStoreInvalidType`.
+public let NSBinaryStoreType = "Binary"
+/// Apple's in-memory store type. Not implemented yet: adding a store of this type throws `.persistentStoreInvalidType`.
+public let NSInMemoryStoreType = "InMemory"
+
+/// Apple's store types that OpenCoreData does not implement yet, with their names for messages.
+let unimplementedStoreTypes = [NSXMLStoreType: "XML", NSBinaryStoreType: "binary", NSInMemoryStoreType: "in-memory"]
 
 /// What a to-many prefetch returns: each source's destinations in order, and the destinations' snapshots.
 struct ToManyPrefetch {

@@ -13,12 +13,14 @@ struct CreateCommand: ParsableCommand {
 
     @Argument(help: "The store to create (.sqlite); it must not exist.") var store: String
     @Option(help: "The model (.xcdatamodeld, .xcdatamodel, .momd, .mom).") var model: String
-    @Option(help: "The store type: sqlite (xml and binary stores are not written yet).") var type: String = "sqlite"
+    @Option(help: "The store type: sqlite, xml or binary (only sqlite is implemented yet).") var type: StoreTypeOption = .sqlite
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         global.apply()
-        guard type == "sqlite" else { throw CommandFailure("--type \(type): only sqlite stores can be created so far") }
+        guard type == .sqlite else {
+            throw CommandFailure("--type \(type.rawValue): \(type.name) stores are not implemented yet, only sqlite; nothing was created")
+        }
         do {
             let loaded = try ModelLoader.loadModel(at: URL(fileURLWithPath: model))
             let uuid = try SQLiteStoreCreator.createStore(at: URL(fileURLWithPath: store), model: loaded)
@@ -147,6 +149,20 @@ enum EditRunner {
             throw CommandFailure("nothing was saved: \(error.message)")
         } catch {
             throw CommandFailure(wrapping: error)
+        }
+    }
+}
+
+/// The store types of `--type` (../shared/DESIGN.md §4). Any other value is a usage error; xml and binary parse,
+/// then fail at run time because those stores are not implemented yet (docs/DEVIATIONS.md).
+enum StoreTypeOption: String, CaseIterable, ExpressibleByArgument {
+    case sqlite, xml, binary
+
+    var name: String {
+        switch self {
+        case .sqlite: "SQLite"
+        case .xml: "XML"
+        case .binary: "binary"
         }
     }
 }

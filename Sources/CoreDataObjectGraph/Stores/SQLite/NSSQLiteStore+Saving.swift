@@ -183,12 +183,12 @@ extension NSSQLiteStore {
     private func writeRelationshipChanges(_ objects: [NSManagedObject], writer: SaveWriter,
                                           resolve: (NSManagedObjectID) -> NSManagedObjectID) throws {
         for object in objects {
-            if object.isInserted ? object.toManyValues.isEmpty : object.changes.committedToMany.isEmpty { continue }
+            if object.isInserted ? object.toMany.isEmpty : object.changes.committedToMany.isEmpty { continue }
             let changedNames = object.isInserted
-                ? Set(object.toManyValues.keys) : Set(object.changes.committedToMany.keys)
+                ? Set(object.toMany.keys) : Set(object.changes.committedToMany.keys)
             for name in changedNames.sorted() {
                 guard let relationship = object.entity.relationshipsByName[name], relationship.isToMany else { continue }
-                let current = object.toManyValues[name] ?? []
+                let current = object.toMany[name]?.ids ?? []
                 let committed = object.isInserted ? [] : (object.changes.committedToMany[name] ?? [])
                 let source = resolve(object.objectID)
                 if let join = layout.joinTable(forRelationship: name, ofEntity: object.entity.name) {

@@ -1,0 +1,113 @@
+import CoreDataModel
+import Foundation
+
+extension NSManagedObject {
+    /// A live, mutable view of the to-many relationship `key` (Apple's `mutableSetValue(forKey:)`, which Xcode's
+    /// generated `addToRecipes(_:)` accessors call). Adding or removing one object maintains the inverse and
+    /// registers undo, in constant time, so building a relationship of n objects this way costs O(n).
+    /// Traps when `key` is not a to-many relationship, as Apple's KVC raises.
+    public func mutableSetValue(forKey key: String) -> MutableRelationshipSet {
+        MutableRelationshipSet(owner: self, relationship: toManyRelationship(named: key, ordered: false))
+    }
+
+    /// A live, mutable view of the ordered to-many relationship `key` (Apple's `mutableOrderedSetValue(forKey:)`).
+    public func mutableOrderedSetValue(forKey key: String) -> MutableRelationshipOrderedSet {
+        MutableRelationshipOrderedSet(owner: self, relationship: toManyRelationship(named: key, ordered: true))
+    }
+
+    private func toManyRelationship(named key: String, ordered: Bool) -> NSRelationshipDescription {
+        guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
+            preconditionFailure("\(entity.name).\(key) is not a to-many relationship")
+        }
+        precondition(!ordered || relationship.isOrdered, "\(entity.name).\(key) is not ordered; use mutableSetValue(forKey:)")
+        return relationship
+    }
+}
+
+/// The destinations of one object's to-many relationship, changed in place (see `mutableSetValue(forKey:)`).
+/// It belongs to its object's context queue, like the object.
+public class MutableRelationshipSet: Sequence {
+    /// The object whose relationship this is.
+    public let owner: NSManagedObject
+    public let relationship: NSRelationshipDescription
+
+    init(owner: NSManagedObject, relationship: NSRelationshipDescription) {
+        self.owner = owner
+        self.relationship = relationship
+    }
+
+    var storage: ToManyIDs {
+        owner.loadToMany(relationship)
+        return owner.toMany[relationship.name] ?? ToManyIDs()
+    }
+
+    public var count: Int { storage.count }
+
+    public func contains(_ object: NSManagedObject) -> Bool { storage.contains(object.objectID) }
+
+    /// The destinations, in the relationship's order.
+    public var allObjects: [NSManagedObject] {
+        guard let context = owner.managedObjectContext else { return [] }
+        return storage.ids.map { context.object(with: $0) }
+    }
+
+    public func makeIterator() -> IndexingIterator<[NSManagedObject]> { allObjects.makeIterator() }
+
+    /// Adds `object` (at the end of an ordered relationship); nothing happens when it is already there.
+    public func add(_ object: NSManagedObject) {
+        checkContext(of: object)
+        guard owner.appendToMany(relationship, object.objectID) else { return }
+        if let inverse = relationship.inverseRelationship { object.addToInverse(inverse, object: owner) }
+    }
+
+    public func addObjects(from objects: [NSManagedObject]) {
+        for object in objects { add(object) }
+    }
+
+    /// Removes `object`; nothing happens when it is not there.
+    public func remove(_ object: NSManagedObject) {
+        guard owner.removeFromToMany(relationship, object.objectID) else { return }
+        if let inverse = relationship.inverseRelationship { object.removeFromInverse(inverse, object: owner) }
+    }
+
+    public func removeAllObjects() {
+        owner.setToMany(relationship, to: [], maintainingInverse: true)
+    }
+
+    private func checkContext(of object: NSManagedObject) {
+        precondition(object.managedObjectContext === owner.managedObjectContext,
+                     "\(owner.entity.name).\(relationship.name): the object belongs to another context")
+    }
+}
+
+/// An ordered to-many relationship, changed in place (see `mutableOrderedSetValue(forKey:)`).
+public final class MutableRelationshipOrderedSet: MutableRelationshipSet {
+    /// The destination at `index`; traps when out of range, as Apple's `objectAtIndex:` raises.
+    public func object(at index: Int) -> NSManagedObject {
+        guard let id = storage.id(at: index), let context = owner.managedObjectContext else {
+            preconditionFailure("\(owner.entity.name).\(relationship.name): index \(index) beyond bounds [0 .. \(count - 1)]")
+        }
+        return context.object(with: id)
+    }
+
+    /// The position of `object`, or nil when it is not a destination.
+    public func index(of object: NSManagedObject) -> Int? {
+        storage.ids.firstIndex(of: object.objectID)
+    }
+
+    /// Inserts `object` at `index` (0...count); nothing happens when it is already a destination, as with
+    /// `NSMutableOrderedSet`.
+    public func insert(_ object: NSManagedObject, at index: Int) {
+        var ids = storage.ids
+        precondition(index >= 0 && index <= ids.count, "\(owner.entity.name).\(relationship.name): index \(index) beyond bounds [0 .. \(ids.count)]")
+        guard !ids.contains(object.objectID) else { return }
+        if index == ids.count { return add(object) }
+        ids.insert(object.objectID, at: index)
+        owner.setToMany(relationship, to: ids, maintainingInverse: true)
+    }
+
+    /// Removes the destination at `index`.
+    public func removeObject(at index: Int) {
+        remove(object(at: index))
+    }
+}
