@@ -51,6 +51,9 @@ struct NestedContextTests {
         try stack.context.performAndWait {
             #expect(stack.context.object(with: chefID).value(forKey: "name") as? String == "Pushed")
             #expect(stack.context.insertedObjects.count == 1 && stack.context.updatedObjects.count == 1)
+            // The pushed values are the parent's changes, on the inserted object as on the updated one.
+            #expect(stack.context.insertedObjects.first?.changedValues()["name"] as? String == "New chef")
+            #expect(stack.context.object(with: chefID).changedValues()["name"] as? String == "Pushed")
             try stack.context.save()
         }
         #expect(try names(url) == ["Pushed", "Chef 2", "New chef"])

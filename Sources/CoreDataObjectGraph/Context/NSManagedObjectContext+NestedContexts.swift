@@ -25,6 +25,8 @@ extension NSManagedObjectContext {
                         entity: object.entity, objectID: id, context: nil, slots: object.slots)
                     target.storedValues = object.storedValues
                     parent.insert(target)
+                    // The values set in the child are the parent's changes now (`changedValues()` lists them).
+                    target.changes.changedSlots = object.changes.changedSlots
                 } else {
                     target = parent.object(with: id)
                     for slot in object.changes.changedSlots.sorted() {
