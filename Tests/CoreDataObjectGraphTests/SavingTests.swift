@@ -310,3 +310,83 @@ struct SavingEdgeTests {
         }
     }
 }
+
+/// External binary data leaves the support folder when no row refers to it any more: the row deleted, or the value
+/// replaced by another (external or inline); a refused save removes nothing.
+struct ExternalDataLifecycleTests {
+    private func files(_ url: URL) -> Set<String> {
+        let support = url.deletingLastPathComponent().appendingPathComponent(".Recipes_SUPPORT/_EXTERNAL_DATA")
+        return Set((try? FileManager.default.contentsOfDirectory(atPath: support.path)) ?? [])
+    }
+
+    @Test func filesAreRemovedWhenTheirRowsStopReferringToThem() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        let big = Data((0..<200_000).map { UInt8($0 % 251) }), other = Data((0..<150_000).map { UInt8($0 % 7) })
+        let photo = try stack.context.performAndWait {
+            let first = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: stack.context)
+            first.setValue(big, forKey: "imageData")
+            let second = NSEntityDescription.insertNewObject(forEntityName: "Photo", into: stack.context)
+            second.setValue(big, forKey: "imageData")
+            try stack.context.save()
+            return UncheckedBox(first)
+        }
+        let written = files(url)
+        #expect(written.count == 2)
+
+        // Replaced by another large value: a new file, and the old one gone.
+        try stack.context.performAndWait {
+            photo.value.setValue(other, forKey: "imageData")
+            try stack.context.save()
+        }
+        let replaced = files(url)
+        #expect(replaced.count == 2 && replaced.intersection(written).count == 1, "\(written) → \(replaced)")
+        let reopened = try TestStack(storeURL: url, model: model)
+        let photoID = photo.value.objectID
+        try reopened.context.performAndWait {
+            let data = try reopened.context.existingObject(with: photoID).value(forKey: "imageData") as? Data
+            #expect(data == other)
+        }
+
+        // Replaced by a small value kept in the row: the file goes.
+        try stack.context.performAndWait {
+            photo.value.setValue(Data([1, 2, 3]), forKey: "imageData")
+            try stack.context.save()
+        }
+        #expect(files(url) == written.intersection(replaced))
+
+        // A refused save (another connection changed the row) removes nothing.
+        let other2 = try TestStack(storeURL: url, model: model, options: [:])
+        let stale = try stack.context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Photo")
+            let photos = try stack.context.fetch(request).filter { $0 !== photo.value }
+            _ = photos[0].value(forKey: "imageData")
+            return UncheckedBox(photos[0])
+        }
+        try other2.context.performAndWait {
+            try other2.context.existingObject(with: stale.value.objectID).setValue(Date(timeIntervalSinceReferenceDate: 5), forKey: "takenAt")
+            try other2.context.save()
+        }
+        try stack.context.performAndWait {
+            stack.context.delete(stale.value)
+            #expect(throws: CoreDataError.self) { try stack.context.save() }
+            stack.context.rollback()
+        }
+        #expect(files(url).count == 1, "a rolled-back delete keeps the file")
+
+        // A delete removes the file once the row is gone; a cascade reaches it too.
+        try stack.context.performAndWait {
+            stack.context.refreshAllObjects()
+            let recipe = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[0]
+            recipe.setValue(stale.value, forKey: "photo")
+            try stack.context.save()
+            #expect(files(url).count == 1)
+            stack.context.delete(recipe)  // Recipe.photo cascades to the photo with the external value
+            stack.context.delete(photo.value)
+            try stack.context.save()
+            #expect(try stack.context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")) == 0)
+        }
+        #expect(files(url).isEmpty)
+        #expect(try Connection(path: url.path, mode: .readOnly).integrityCheck() == ["ok"])
+    }
+}

@@ -28,7 +28,7 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "the store") is open read-only; nothing was written")
         }
         var outcome = SaveOutcome()
-        var writtenFiles: [URL] = []
+        var writtenFiles: [URL] = [], replacedFiles: [URL] = []
         let writer = SaveWriter(connection: connection, cache: saveStatements, storePath: url?.path)
         defer {
             let (statements, steps) = (writer.statements, writer.steps)
@@ -58,14 +58,16 @@ extension NSSQLiteStore {
                     outcome.versions[ObjectIdentifier(object)] = 1
                 }
                 for object in request.updated {
+                    replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots.sorted(), writer: writer)
                     if try updateRow(for: object, writer: writer, resolve: resolve, files: &writtenFiles) {
                         outcome.versions[ObjectIdentifier(object)] = object.snapshotVersion + 1
                     } else {
                         conflicts.append(object.objectID)
                     }
                 }
-                for object in request.deleted where !(try deleteRow(for: object, writer: writer)) {
-                    conflicts.append(object.objectID)
+                for object in request.deleted {
+                    replacedFiles += try replacedExternalFiles(of: object, slots: nil, writer: writer)
+                    if !(try deleteRow(for: object, writer: writer)) { conflicts.append(object.objectID) }
                 }
                 guard conflicts.isEmpty else {
                     throw CoreDataError(
@@ -85,6 +87,7 @@ extension NSSQLiteStore {
             }
             throw error
         }
+        removeReplacedExternalFiles(replacedFiles)
         return outcome
     }
 

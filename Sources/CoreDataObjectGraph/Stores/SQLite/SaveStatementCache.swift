@@ -119,6 +119,18 @@ final class SaveWriter {
         steps += statement.statusCounter(.virtualMachineSteps, reset: true)
     }
 
+    /// Steps a statement whose parameters are bound, for a read inside the save: true while it has a row. The
+    /// caller resets it.
+    func step(_ statement: Statement, sql: String) throws -> Bool {
+        if logLevel >= 1 {
+            SQLDebugLog.statement(sql, bindings: loggedBindings, store: storePath)
+            loggedBindings.removeAll(keepingCapacity: true)
+        }
+        let row = try wrap { () throws(SQLiteError) in try statement.step() }
+        statements += 1
+        return row
+    }
+
     /// Runs `sql` with `bindings` on a cached statement.
     func run(_ sql: String, _ bindings: [SQLiteValue]) throws {
         let statement = try wrap { () throws(SQLiteError) in try cache.statement(sql, on: connection) }
