@@ -86,4 +86,29 @@ struct EditCommandTests {
         let schema = try CommandRunner.run(["schema", store])
         #expect(schema.standardOutput.contains("version hashes: match the store's metadata"))
     }
+
+    /// A store file the user may not write: `set`, `insert` and `delete` each fail naming it, and the file stays
+    /// byte-identical. Permissions do not bind root, so as root the commands run as `nobody` through `setpriv`.
+    @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "neither unprivileged nor able to drop privileges with setpriv"))
+    func aReadOnlyFileIsRefusedAndStaysByteIdentical() throws {
+        let directory = try TemporaryDirectory.make()
+        let store = directory.appendingPathComponent("R.sqlite").path
+        let model = Fixtures.projectRoot.appendingPathComponent("SampleStores/Recipes/Recipes.xcdatamodeld").path
+        #expect(try CommandRunner.run(["create", store, "--model", model]).status == 0)
+        #expect(try CommandRunner.run(["insert", store, "Tag", "label=A"]).status == 0)
+        // The directory stays writable (SQLite may create its side files there); only the store file is read-only.
+        try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: directory.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let launcher = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        for arguments in [["set", store, "Tag", "label == 'A'", "label=B", "--yes"], ["insert", store, "Tag", "label=C"],
+                          ["delete", store, "Tag", "label == 'A'", "--yes"]] {
+            let result = try CommandRunner.run(arguments, launcher: launcher)
+            #expect(result.status == 1, "\(arguments[0]): \(result.standardOutput)\(result.standardError)")
+            #expect(result.standardError.contains(store) && result.standardError.contains("nothing was"), "\(result.standardError)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "\(arguments[0]) left the file byte-identical")
+        }
+        #expect(try rows(store, "SELECT ZLABEL FROM ZTAG").map { $0[0] } == [.text("A")])
+    }
 }
