@@ -21,6 +21,9 @@ struct PromptEndToEndTests {
         let caretLine = try #require(screen.first { $0.contains("^ ") })
         let caret = caretLine.distance(from: caretLine.startIndex, to: caretLine.firstIndex(of: "^")!)
         #expect(caret == "/minutes > ".count, "the caret sits under AND: \(caretLine)")
+        // The format above the caret lines up with the prompt's text, so the caret points at its AND.
+        let caretRow = try #require(screen.firstIndex(of: caretLine))
+        #expect(screen[caretRow - 1] == " minutes > AND name == \"x\"", "\(screen)")
         // Fix it in place: the prompt is still open.
         try pane.press("C-a", "C-k")
         try pane.type("minutes > 100")

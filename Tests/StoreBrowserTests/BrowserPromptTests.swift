@@ -41,6 +41,11 @@ struct BrowserPromptTests {
         let caretColumn = caretLine.firstIndex(of: "^").map { caretLine.distance(from: caretLine.startIndex, to: $0) }
         let badOffset = bad.distance(from: bad.startIndex, to: bad.range(of: "AND name")!.lowerBound)
         #expect(caretColumn == 1 + badOffset)
+        // Right above the caret, the format is shown aligned the same way, so the caret points at its bad character.
+        let caretRow = try #require(browser.screen.firstIndex(of: caretLine))
+        let formatLine = browser.screen[caretRow - 1]
+        #expect(formatLine.hasPrefix(" " + bad), "\(browser.screen)")
+        #expect(browser.screen[caretRow - 2].contains("invalid predicate: expected an expression"), "\(browser.screen)")
         #expect(browser.statusLine.contains("row 1 of 200"))  // the table did not change
 
         // Fixing the text in place and accepting applies it.

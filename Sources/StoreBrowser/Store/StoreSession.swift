@@ -77,14 +77,15 @@ public struct StoreSession {
         }
     }
 
-    /// Parses a predicate format string; nil for an absent or blank one. A syntax error becomes the format with a
-    /// caret under the bad character.
+    /// Parses a predicate format string; nil for an absent or blank one. A syntax error becomes a headline naming
+    /// the problem, then the format on a line of its own with a caret under the bad character, so that whatever
+    /// prefixes the headline (`coredata: error: `, the browser's prompt) never shifts the caret off its character.
     public static func predicate(_ format: String?) throws -> Predicates.NSPredicate? {
         guard let format, !format.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         do {
             return try Predicates.NSPredicate(parsing: format)
         } catch {
-            throw StoreAccessError(error.caretDiagnostic)
+            throw StoreAccessError("invalid predicate: \(error.reason)\n" + error.caretDiagnostic)
         }
     }
 
