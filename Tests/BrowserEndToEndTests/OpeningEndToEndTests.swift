@@ -1,5 +1,6 @@
 import CoreDataTestSupport
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// Issue 6, item 1 (opening) and item 2 (layout), on the real binary in tmux.
@@ -119,6 +120,38 @@ struct OpeningEndToEndTests {
         #expect(screen.contains { $0.contains("imageData") && $0.contains(try! Regex("[0-9]+ bytes: ([0-9a-f]{2} )+")) },
                 "binary data as size and hex: \(screen)")
         #expect(pane.statusLine(screen).contains("field 1 of 4"))
+        try pane.press("Escape", "q")
+        #expect(try pane.exitStatus() == 0)
+    }
+
+    /// A transformable attribute holding an NSKeyedArchiver archive (what `NSSecureUnarchiveFromData` stores) is
+    /// decoded in the detail pane; the table shows its size.
+    @Test func detailPaneDecodesATransformable() throws {
+        let pane = try BrowserPane(columns: 120)
+        let model = pane.directory.appendingPathComponent("Notes.xcdatamodeld/Notes.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+                <entity name="Note" representedClassName="Note" syncable="YES">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
+                </entity>
+            </model>
+            """.utf8).write(to: model.appendingPathComponent("contents"))
+        let store = pane.directory.appendingPathComponent("Notes.sqlite").path
+        let create = try CommandRunner.run(["create", store, "--model", model.deletingLastPathComponent().path])
+        #expect(create.status == 0, "\(create.standardError)")
+        #expect(try CommandRunner.run(["insert", store, "Note", "title=first"]).status == 0)
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: ["garden", "spring", "todo"] as NSArray, requiringSecureCoding: false)
+        try Connection(path: store).execute(sql: "UPDATE ZNOTE SET ZTAGS = ?", arguments: [.blob([UInt8](archive))])
+
+        try pane.launch([store])
+        var screen = try pane.waitFor("Notes.sqlite › Note │ row 1 of 1")
+        #expect(pane.tableLines(screen).contains { $0.contains("<\(archive.count) bytes>") }, "\(screen)")
+        try pane.press("Enter")
+        screen = try pane.waitFor("› Note p1 │ field 1 of 2")
+        #expect(screen.contains { $0.contains(try! Regex("tags +Transformable +\\[garden, spring, todo\\]")) }, "\(screen)")
         try pane.press("Escape", "q")
         #expect(try pane.exitStatus() == 0)
     }
