@@ -59,6 +59,19 @@ struct TerminalBehaviourEndToEndTests {
         try pane.expectSaneTerminal()
     }
 
+    /// A crash is a fatal signal: a segmentation fault, an abort (a failed precondition), an illegal instruction
+    /// (a Swift trap). Each restores the terminal, then dies of the same signal.
+    @Test(arguments: [(SIGSEGV, 139), (SIGABRT, 134), (SIGILL, 132)] as [(Int32, Int)])
+    func crashSignalsRestoreTheTerminal(signal: Int32, status: Int) throws {
+        let pane = try BrowserPane()
+        let store = try pane.copySample("Recipes")
+        try pane.launch([store, "--entity", "Tag"])
+        try pane.waitFor("Recipes.sqlite › Tag │ row 1 of 16")
+        #expect(Foundation.kill(try pane.browserProcessID(), signal) == 0)
+        #expect(try pane.exitStatus() == status, "the signal re-raised after restoring")
+        try pane.expectSaneTerminal()
+    }
+
     @Test func ctrlZSuspendsAndFgResumes() throws {
         let pane = try BrowserPane()
         let store = try pane.copySample("Recipes")
