@@ -111,6 +111,10 @@ struct SavingTests {
             chef.setValue("not an email", forKey: "email")
             let recipe = NSEntityDescription.insertNewObject(forEntityName: "Recipe", into: stack.context)
             recipe.setValue(Int16(2000), forKey: "minutes")
+            // The lower bounds too: an empty name (at least 1 character), a negative rating (0...5).
+            let unnamed = NSEntityDescription.insertNewObject(forEntityName: "Chef", into: stack.context)
+            unnamed.setValue("", forKey: "name")
+            recipe.setValue(-1.0, forKey: "rating")
             do {
                 try stack.context.save()
                 Issue.record("invalid objects were saved")
@@ -118,8 +122,13 @@ struct SavingTests {
                 #expect(error.code == .validationMultipleErrors)
                 let codes = Set(error.detailedErrors.map(\.code))
                 #expect(codes.isSuperset(of: [.validationStringTooLong, .validationStringPatternMatching,
-                                              .validationNumberTooLarge, .validationMissingMandatoryProperty]))
+                                              .validationNumberTooLarge, .validationMissingMandatoryProperty,
+                                              .validationStringTooShort, .validationNumberTooSmall]))
                 #expect(error.detailedErrors.contains { $0.validationKey == "identifier" })
+                let tooShort = error.detailedErrors.first { $0.code == .validationStringTooShort }
+                #expect(tooShort?.validationKey == "name" && tooShort?.affectedObjectIDs == [unnamed.objectID])
+                let tooSmall = error.detailedErrors.first { $0.code == .validationNumberTooSmall }
+                #expect(tooSmall?.validationKey == "rating" && tooSmall?.affectedObjectIDs == [recipe.objectID])
             }
             #expect(stack.context.hasChanges, "the changes stay for the user to fix")
             stack.context.rollback()
