@@ -111,6 +111,69 @@ struct NestedContextTests {
         }
     }
 
+    /// A did-save notification names the inserted, updated and deleted objects; merged into another context of the
+    /// same coordinator, the update is seen, the deleted object is forgotten, and the new one is reached through
+    /// the refreshed inverse.
+    @Test func didSaveCarriesInsertsUpdatesAndDeletesAndMergesThemAll() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 3)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = stack.coordinator
+        let (chefID, recipeIDs) = try reader.performAndWait {
+            let chef = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Chef"))[0]
+            let recipes = try #require(chef.value(forKey: "recipes") as? Set<NSManagedObject>)
+            for recipe in recipes { _ = recipe.value(forKey: "name") }
+            return (chef.objectID, recipes.map(\.objectID).sorted { $0.primaryKey < $1.primaryKey })
+        }
+        let kept = try reader.performAndWait { UncheckedBox(try reader.existingObject(with: chefID)) }
+
+        final class Received: @unchecked Sendable { var saves: [Notification] = []; var changes: [Notification] = [] }
+        let received = Received()
+        let observers = [
+            NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: stack.context,
+                                                   queue: nil) { received.saves.append($0) },
+            NotificationCenter.default.addObserver(forName: NSManagedObjectContext.objectsDidChangeNotification, object: stack.context,
+                                                   queue: nil) { received.changes.append($0) },
+        ]
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        let (newID, deletedIDs) = try stack.context.performAndWait {
+            let chef = try stack.context.existingObject(with: chefID)
+            let first = try stack.context.existingObject(with: recipeIDs[0]), second = try stack.context.existingObject(with: recipeIDs[1])
+            first.setValue("Renamed", forKey: "name")
+            // The second recipe's ingredients go with it (Cascade).
+            let ingredients = try #require(second.value(forKey: "ingredients") as? [NSManagedObject])
+            #expect(ingredients.count == 2)
+            let deletedIDs = Set([second.objectID] + ingredients.map(\.objectID))
+            stack.context.delete(second)
+            let added = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: stack.context)
+            added.setValue("new", forKey: "label")
+            stack.context.processPendingChanges()
+            let change = try #require(received.changes.last?.userInfo)
+            #expect(Set((change[NSDeletedObjectsKey] as? Set<NSManagedObject>)?.map(\.objectID) ?? []) == deletedIDs)
+            #expect((change[NSInsertedObjectsKey] as? Set<NSManagedObject>) == [added])
+            try stack.context.save()
+            _ = chef
+            return (added.objectID, deletedIDs)
+        }
+        let note = try #require(received.saves.last)
+        let info = try #require(note.userInfo)
+        #expect((info[NSInsertedObjectsKey] as? Set<NSManagedObject>)?.map(\.objectID) == [newID])
+        #expect(Set((info[NSUpdatedObjectsKey] as? Set<NSManagedObject>)?.map(\.objectID) ?? []) == [recipeIDs[0], chefID],
+                "the renamed recipe, and the chef whose recipes lost the deleted one")
+        #expect(Set((info[NSDeletedObjectsKey] as? Set<NSManagedObject>)?.map(\.objectID) ?? []) == deletedIDs)
+        #expect(info[NSManagedObjectContext.deletedObjectIDsKey] as? Set<NSManagedObjectID> == deletedIDs)
+
+        try reader.performAndWait {
+            reader.mergeChanges(fromContextDidSave: note)
+            #expect(reader.registeredObject(for: recipeIDs[1]) == nil, "the deleted recipe is forgotten")
+            let recipes = try #require(kept.value.value(forKey: "recipes") as? Set<NSManagedObject>)
+            #expect(Set(recipes.map(\.objectID)) == [recipeIDs[0], recipeIDs[2]])
+            #expect(try reader.existingObject(with: recipeIDs[0]).value(forKey: "name") as? String == "Renamed")
+            #expect(try reader.existingObject(with: newID).value(forKey: "label") as? String == "new")
+            #expect(!reader.hasChanges)
+        }
+    }
+
     @Test(arguments: [
         (NSMergePolicy.mergeByPropertyObjectTrump, "Mine", "other@example.com"),
         (NSMergePolicy.mergeByPropertyStoreTrump, "Theirs", "other@example.com"),
