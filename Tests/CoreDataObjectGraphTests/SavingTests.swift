@@ -277,6 +277,29 @@ struct SavingEdgeTests {
         #expect(try Connection(path: url.path, mode: .readOnly).query("SELECT ZCHEF FROM ZDISH")[0][0] == .integer(1))
     }
 
+    /// `insert(_:)` of an object made with `init(entity:insertInto: nil)`, values set before or after; and
+    /// `init(entity:insertInto: context)`. Both are saved like `insertNewObject`.
+    @Test func insertOfAnObjectMadeWithoutAContext() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            let entity = try #require(model.entitiesByName["Tag"])
+            let loose = NSManagedObject(entity: entity, insertInto: nil)
+            loose.setValue("before insert", forKey: "label")
+            #expect(loose.managedObjectContext == nil && !stack.context.hasChanges)
+            stack.context.insert(loose)
+            #expect(loose.managedObjectContext === stack.context && loose.isInserted)
+            #expect(loose.value(forKey: "label") as? String == "before insert")
+            let direct = NSManagedObject(entity: entity, insertInto: stack.context)
+            direct.setValue("inserted directly", forKey: "label")
+            #expect(stack.context.insertedObjects == [loose, direct])
+            try stack.context.save()
+            #expect(!loose.objectID.isTemporaryID && !direct.objectID.isTemporaryID)
+        }
+        #expect(try Connection(path: url.path, mode: .readOnly).query("SELECT ZLABEL FROM ZTAG ORDER BY Z_PK").map { $0[0] }
+                == [.text("before insert"), .text("inserted directly")])
+    }
+
     @Test func obtainPermanentIDsBeforeSaving() throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 1)
         let stack = try TestStack(storeURL: url, model: model, options: [:])

@@ -17,11 +17,7 @@ extension NSManagedObjectContext {
         precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
                      "an object belongs to one context; insert a new object instead")
         object.managedObjectContext = self
-        if object.storedValues == nil {
-            object.storedValues = object.slots.properties.map { property in
-                (property as? NSAttributeDescription)?.defaultValue.map { .attribute($0) } ?? .null
-            }
-        }
+        if object.storedValues == nil { object.storedValues = object.slots.defaultStoredValues }
         object.changes.isInserted = true
         registry[object.objectID] = WeakObject(object)
         trackChange(of: object)
@@ -136,9 +132,19 @@ extension NSEntityDescription {
 
 extension NSManagedObject {
     /// Creates an object of `entity`, inserted into `context` when one is given.
+    /// Without a context the object is not a fault: it holds its default values from the start, so values set
+    /// before `insert(_:)` are kept.
     public convenience init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         let slots = context?.persistentStoreCoordinator?.slots(for: entity) ?? PropertySlots(entity: entity)
         self.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: slots)
+        storedValues = slots.defaultStoredValues
         if let context { context.insert(self) }
+    }
+}
+
+extension PropertySlots {
+    /// A new object's values: each attribute's default value, nil elsewhere.
+    var defaultStoredValues: [StoredValue] {
+        properties.map { property in (property as? NSAttributeDescription)?.defaultValue.map { .attribute($0) } ?? .null }
     }
 }
