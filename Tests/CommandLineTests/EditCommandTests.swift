@@ -22,6 +22,12 @@ struct EditCommandTests {
         #expect(recipe.status == 0, "\(recipe.standardError)")
         let invalid = try CommandRunner.run(["insert", store, "Recipe", "name=Broken"])
         #expect(invalid.status == 1 && invalid.standardError.contains("nothing was saved") && invalid.standardError.contains("identifier is required"))
+        let toMany = try CommandRunner.run(["insert", store, "Chef", "name=Bo", "recipes=p1"])
+        #expect(toMany.status == 1 && toMany.standardError.contains("Chef.recipes is a to-many relationship: set it from the other side (Recipe.chef)"),
+                "\(toMany.standardError)")
+        let manyToMany = try CommandRunner.run(["insert", store, "Recipe", "name=X", "tags=p1"])
+        #expect(manyToMany.status == 1 && manyToMany.standardError.contains("Recipe.tags is a to-many relationship, which this command cannot set"),
+                "\(manyToMany.standardError)")
         let set = try CommandRunner.run(["set", store, "Recipe", "name == 'Soup'", "minutes=25"])
         #expect(set.status == 0 && set.standardOutput.contains("minutes: 20 → 25"), "\(set.standardOutput)\(set.standardError)")
         #expect(try rows(store, "SELECT ZMINUTES, Z_OPT FROM ZRECIPE")[0] == [.integer(25), .integer(2)])

@@ -300,6 +300,38 @@ struct SavingEdgeTests {
                 == [.text("before insert"), .text("inserted directly")])
     }
 
+    /// A to-many relationship without an inverse has no column and no join table in our layout (Apple's is unknown):
+    /// changing one is refused naming it, and nothing is written, rather than the change being dropped silently.
+    @Test func aToManyWithoutAnInverseIsRefusedNotDropped() throws {
+        let folder = NSEntityDescription(name: "Folder"), note = NSEntityDescription(name: "Note")
+        let notes = NSRelationshipDescription(name: "notes", destinationEntityName: "Note")
+        notes.maxCount = 0
+        folder.setProperties([NSAttributeDescription(name: "name", type: .stringAttributeType), notes])
+        note.setProperties([NSAttributeDescription(name: "title", type: .stringAttributeType)])
+        for entity in [folder, note] { for property in entity.ownProperties { property.isOptional = true } }
+        let model = NSManagedObjectModel(entities: [folder, note])
+        let url = try TemporaryDirectory.make().appendingPathComponent("Folders.sqlite")
+        try SQLiteStoreCreator.createStore(at: url, model: model)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            let empty = NSEntityDescription.insertNewObject(forEntityName: "Folder", into: stack.context)
+            empty.setValue("empty", forKey: "name")
+            try stack.context.save()  // an empty one needs no storage
+        }
+        let files = [url.path, url.path + "-wal"].filter { FileManager.default.fileExists(atPath: $0) }
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        try stack.context.performAndWait {
+            let work = NSEntityDescription.insertNewObject(forEntityName: "Folder", into: stack.context)
+            let memo = NSEntityDescription.insertNewObject(forEntityName: "Note", into: stack.context)
+            work.setValue(Set([memo]), forKey: "notes")
+            let error = try #require(throws: CoreDataError.self) { try stack.context.save() }
+            #expect(error.code == .persistentStoreSave)
+            #expect(error.message.contains("Folder.notes is a to-many relationship without an inverse"), "\(error.message)")
+            #expect(work.objectID.isTemporaryID && stack.context.hasChanges, "the changes stay in the context")
+        }
+        #expect(try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before, "nothing was written")
+    }
+
     @Test func obtainPermanentIDsBeforeSaving() throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 1)
         let stack = try TestStack(storeURL: url, model: model, options: [:])

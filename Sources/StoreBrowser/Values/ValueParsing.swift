@@ -119,8 +119,12 @@ public enum ValueParsing {
                 object.setValue(try value(assignment.text, for: attribute, entity: object.entity.name), forKey: attribute.name)
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
                 object.setValue(try self.object(assignment.text, for: relationship, in: session), forKey: relationship.name)
+            case let relationship as NSRelationshipDescription where relationship.inverseRelationship?.isToMany == false:
+                throw StoreAccessError("\(object.entity.name).\(assignment.key) is a to-many relationship: set it from the other side "
+                                       + "(\(relationship.destinationEntityName).\(relationship.inverseRelationship!.name))")
             default:
-                throw StoreAccessError("\(object.entity.name).\(assignment.key) is a to-many relationship: set it from the other side")
+                throw StoreAccessError("\(object.entity.name).\(assignment.key) is a to-many relationship, which this command cannot set "
+                                       + "(it sets attributes and to-one relationships)")
             }
         }
     }

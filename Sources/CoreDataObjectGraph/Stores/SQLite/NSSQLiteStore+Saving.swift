@@ -197,6 +197,16 @@ extension NSSQLiteStore {
                 if let join = layout.joinTable(forRelationship: name, ofEntity: object.entity.name) {
                     try writeJoinRows(join, relationship: relationship, writer: writer, source: source, current: current.map(resolve),
                                       committed: committed.map(resolve))
+                } else if relationship.inverseRelationship == nil {
+                    // No join table and no inverse column: Apple's layout for these is unknown (store format
+                    // reference §5), so the change is refused rather than silently dropped.
+                    guard current == committed else {
+                        throw CoreDataError(
+                            .persistentStoreSave,
+                            "\(object.entity.name).\(name) is a to-many relationship without an inverse; storing one is not "
+                                + "implemented yet (give it an inverse); nothing was saved",
+                            affectedObjectIDs: [object.objectID])
+                    }
                 } else if relationship.isOrdered, let inverse = relationship.inverseRelationship, let owner = inverse.entity,
                           let mapped = layout.columns(forProperty: inverse.name, ofEntity: owner.name), let orderKey = mapped.orderKey,
                           let table = layout.table(forEntity: owner.name) {
