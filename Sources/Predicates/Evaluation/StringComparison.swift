@@ -74,7 +74,8 @@ enum StringComparison {
 
     /// Whether `expression` matches `subject`, which is already folded.
     static func matches(subject: String, _ expression: NSRegularExpression) -> Bool {
-        let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
+        // The whole string in UTF-16 units; counting them is free for ASCII, unlike converting a range of indices.
+        let range = NSRange(location: 0, length: subject.utf16.count)
         return expression.firstMatch(in: subject, options: [], range: range) != nil
     }
 }
