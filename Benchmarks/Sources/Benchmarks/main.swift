@@ -9,6 +9,7 @@ import Foundation
 // --output  where to write the JSON report (default: results/latest.json in this package)
 // --implementation TEXT --rounds N   run only matching implementations, N rounds after the warm-up (for
 //           valgrind --tool=callgrind, which gives repeatable instruction counts)
+// --workload TEXT   run only the workloads whose name contains TEXT (within the sections chosen by --only)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -73,6 +74,9 @@ let output = option("--output").map { URL(fileURLWithPath: $0) }
 
 @MainActor func wanted(_ section: String) -> Bool { only.map { section.contains($0) } ?? true }
 
+let onlyWorkload = option("--workload")
+@MainActor func wanted(_ workload: Workload) -> Bool { onlyWorkload.map { workload.name.contains($0) } ?? true }
+
 let started = ContinuousClock.now
 print("OpenCoreData benchmarks (\(quick ? "quick" : "full")): \(sizes.iterations) rounds per workload after a warm-up, "
     + "SQLite \(String(cString: sqlite3_libversion()))")
@@ -93,11 +97,12 @@ do {
     if wanted("batch") {
         for rows in [sizes.batchSmall, sizes.batchLarge] {
             let store = try stores.largeWordStore(rows: rows)
-            results += BatchFaulting.workloads(store: store, rows: rows).map(runner.run)
+            results += BatchFaulting.workloads(store: store, rows: rows).filter(wanted).map(runner.run)
         }
     }
     if wanted("count") {
-        results += CountAndAggregates.workloads(store: try stores.wordStore(rows: sizes.words), rows: sizes.words).map(runner.run)
+        results += CountAndAggregates.workloads(store: try stores.wordStore(rows: sizes.words), rows: sizes.words)
+            .filter(wanted).map(runner.run)
     }
     if wanted("prefetch") {
         results.append(runner.run(Prefetching.workload(store: try stores.recipeStore(recipes: sizes.recipes), recipes: sizes.recipes)))
@@ -106,10 +111,11 @@ do {
         results += PredicateWorkloads.workloads(
             words: try stores.wordStore(rows: sizes.words), wordRows: sizes.words,
             recipes: try stores.recipeStore(recipes: sizes.recipes), recipeRows: sizes.recipes
-        ).map(runner.run)
+        ).filter(wanted).map(runner.run)
     }
     if wanted("saves") {
-        results += try BatchedSaves.workloads(factory: stores, count: sizes.saves, batch: sizes.saveBatch).map(runner.run)
+        results += try BatchedSaves.workloads(factory: stores, count: sizes.saves, batch: sizes.saveBatch)
+            .filter(wanted).map(runner.run)
     }
     if wanted("cascade") {
         results.append(runner.run(try CascadeDelete.workload(factory: stores, parents: sizes.cascadeParents, batch: sizes.cascadeBatch)))

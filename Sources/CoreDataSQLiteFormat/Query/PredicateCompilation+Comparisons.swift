@@ -146,6 +146,18 @@ extension PredicateCompilation {
             + left + ", " + right + ")"
     }
 
+    /// A call of the prepared comparison for `column OP constant`: `ocd_contains(column, ?, options)`, which
+    /// prepares the bound constant once per statement.
+    func preparedStringFunction(
+        _ operatorType: ComparisonOperator, _ options: ComparisonOptions, _ column: SQLFragment, _ constant: SQLiteValue
+    ) -> SQLFragment {
+        guard let name = PredicateSQLFunctions.functionName(for: operatorType) else {
+            return stringFunction(operatorType, options, column, .binding(constant))
+        }
+        cost += Self.functionCost(operatorType, options)
+        return "\(name)(" + column + ", " + .binding(constant) + ", \(options.rawValue))"
+    }
+
     /// Relative costs from the seeds' rules: BEGINSWITH < CONTAINS < LIKE < MATCHES, and folding costs more.
     private static func functionCost(_ operatorType: ComparisonOperator, _ options: ComparisonOptions) -> Int {
         let base: Int
@@ -172,7 +184,7 @@ extension PredicateCompilation {
             let isEqual = operatorType == .equalTo
             if constant.isNull { return column + (isEqual ? " IS NULL" : " IS NOT NULL") }
             let value = try encode(constant, as: kind, format: format)
-            if !literal { return stringFunction(operatorType, stringOptions, column, .binding(value)) }
+            if !literal { return preparedStringFunction(operatorType, stringOptions, column, value) }
             // IS NOT: a NULL column differs from any constant, as in the evaluator.
             return column + (isEqual ? " = ?" : " IS NOT ?") + SQLFragment("", [value])
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
@@ -180,7 +192,7 @@ extension PredicateCompilation {
             guard kind.isOrdered else { throw unordered(kind, format) }
             let value = try encode(constant, as: kind, format: format)
             // Foundation orders strings with canonical equivalence, which BINARY collation does not.
-            if kind == .string { return stringFunction(operatorType, stringOptions, column, .binding(value)) }
+            if kind == .string { return preparedStringFunction(operatorType, stringOptions, column, value) }
             return column + " \(operatorType.formatSymbol) ?" + SQLFragment("", [value])
         case .between:
             guard case .array(let bounds) = constant, bounds.count == 2 else {
@@ -191,8 +203,8 @@ extension PredicateCompilation {
             let low = try encode(bounds[0], as: kind, format: format)
             let high = try encode(bounds[1], as: kind, format: format)
             if kind == .string {
-                return stringFunction(.greaterThanOrEqualTo, stringOptions, column, .binding(low)) + " AND "
-                    + stringFunction(.lessThanOrEqualTo, stringOptions, column, .binding(high))
+                return preparedStringFunction(.greaterThanOrEqualTo, stringOptions, column, low) + " AND "
+                    + preparedStringFunction(.lessThanOrEqualTo, stringOptions, column, high)
             }
             // Bindings in placeholder order: the column (a subquery may have its own) comes twice.
             return column + " >= " + .binding(low) + " AND " + column + " <= " + .binding(high)
@@ -210,7 +222,7 @@ extension PredicateCompilation {
                 cost += 3
                 return "instr(" + column + ", ?) > 0" + SQLFragment("", [.text(part)])
             }
-            return stringFunction(.contains, stringOptions, column, .binding(.text(part)))
+            return preparedStringFunction(.contains, stringOptions, column, .text(part))
         case .beginsWith, .endsWith, .like, .matches:
             guard kind == .string else {
                 throw refusal(
@@ -249,10 +261,10 @@ extension PredicateCompilation {
             } catch {
                 throw refusal("MATCHES comparison", format, error.reason)
             }
-            return stringFunction(.matches, options, column, .binding(.text(text)))
+            return preparedStringFunction(.matches, options, column, .text(text))
         default:
             if text.isEmpty && operatorType != .like { return .alwaysFalse }
-            return stringFunction(operatorType, options, column, .binding(.text(text)))
+            return preparedStringFunction(operatorType, options, column, .text(text))
         }
     }
 
@@ -265,7 +277,7 @@ extension PredicateCompilation {
             return .alwaysFalse
         case .string(let text) where kind == .string:
             // `name IN "some text"`: the name is a substring of the text.
-            return stringFunction(.in, options, column, .binding(.text(text)))
+            return preparedStringFunction(.in, options, column, .text(text))
         default:
             let elements: [ConstantValue]
             switch constant {
@@ -278,7 +290,7 @@ extension PredicateCompilation {
             var values: [SQLiteValue] = []
             for element in elements where !element.isNull { values.append(try encode(element, as: kind, format: format)) }
             if !literal {
-                let tests = values.map { stringFunction(.equalTo, options, column, .binding($0)) }
+                let tests = values.map { preparedStringFunction(.equalTo, options, column, $0) }
                 return SQLFragment.joined(tests, separator: " OR ")
             }
             var terms: [SQLFragment] = []
@@ -327,7 +339,8 @@ extension PredicateCompilation {
                 return try columnVersusConstant(column, kind, .equalTo, constant, options, format: format)
             }
             let part = try encodeString(constant, operatorType, format: format)
-            return stringFunction(.in, stringOptions, .binding(.text(part)), column)
+            // `x IN name` is `name CONTAINS x`, with the constant on the right where it is prepared once.
+            return preparedStringFunction(.contains, stringOptions, column, .text(part))
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard kind == .string else {
                 throw refusal(
@@ -336,6 +349,8 @@ extension PredicateCompilation {
             }
             if constant.isNull { return .alwaysFalse }
             let text = try encodeString(constant, operatorType, format: format)
+            // `"text" CONTAINS name` is `name IN "text"`; the other operators have no mirrored form.
+            if operatorType == .contains { return preparedStringFunction(.in, stringOptions, column, .text(text)) }
             return stringFunction(operatorType, stringOptions, .binding(.text(text)), column)
         default:
             throw refusal(

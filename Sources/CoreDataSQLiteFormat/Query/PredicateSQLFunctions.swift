@@ -4,16 +4,41 @@ import SQLiteDatabase
 
 /// The SQL functions and collations that compiled predicates and sorts call, registered on a connection.
 ///
-/// Each one delegates to the Predicates module's public evaluator or sort descriptor, so SQL and in-memory
-/// evaluation share one implementation of folding (`[c]`, `[d]`, `[n]`), `LIKE` and `MATCHES`, and cannot
-/// disagree.
+/// Each one delegates to the Predicates module's public evaluator, ``PreparedStringComparison`` or sort
+/// descriptor, so SQL and in-memory evaluation share one implementation of folding (`[c]`, `[d]`, `[n]`), `LIKE`
+/// and `MATCHES`, and cannot disagree.
 public enum PredicateSQLFunctions {
     /// `ocd_compare(operator, options, left, right)`: 1 when the comparison holds, else 0 (never NULL).
     ///
     /// `operator` is the canonical symbol (`'=='`, `'<'`, `'BEGINSWITH'`, `'CONTAINS'`, `'LIKE'`, `'MATCHES'`,
     /// `'IN'`, …); `options` the raw value of ``ComparisonOptions``. NULL operands follow the evaluator: NULL
-    /// equals only NULL, and a string operator with a NULL operand is false.
+    /// equals only NULL, and a string operator with a NULL operand is false. The compiler calls it where neither
+    /// operand is a constant (two key paths) or the constant is on the left.
     public static let compareFunctionName = "ocd_compare"
+
+    /// The function for `column OP constant` with string options: `ocd_contains(text, constant, options)` and
+    /// likewise per operator (`ocd_equal`, `ocd_less_or_equal`, `ocd_beginswith`, `ocd_like`, `ocd_matches`,
+    /// `ocd_in`, …); nil for BETWEEN and FUNCTION.
+    ///
+    /// Each returns what ``compareFunctionName`` returns for the same operands; it prepares the constant once per
+    /// statement (kept as SQLite auxiliary data on the constant argument) and decides ASCII rows on their bytes.
+    public static func functionName(for operatorType: ComparisonOperator) -> String? {
+        switch operatorType {
+        case .equalTo: "ocd_equal"
+        case .notEqualTo: "ocd_not_equal"
+        case .lessThan: "ocd_less"
+        case .lessThanOrEqualTo: "ocd_less_or_equal"
+        case .greaterThan: "ocd_greater"
+        case .greaterThanOrEqualTo: "ocd_greater_or_equal"
+        case .beginsWith: "ocd_beginswith"
+        case .endsWith: "ocd_endswith"
+        case .contains: "ocd_contains"
+        case .like: "ocd_like"
+        case .matches: "ocd_matches"
+        case .in: "ocd_in"
+        case .between, .customSelector: nil
+        }
+    }
 
     /// The collation that orders text as a sort descriptor with `comparison` does.
     public static func collationName(for comparison: SortComparison) -> String {
@@ -45,11 +70,44 @@ public enum PredicateSQLFunctions {
                 throw PredicateSQLFunctionError(String(describing: error))
             }
         }
+        for operatorType in ComparisonOperator.allCases {
+            guard let name = functionName(for: operatorType) else { continue }
+            try connection.createRawFunction(name: name, argumentCount: 3, deterministic: true) { call in
+                .integer(try prepared(operatorType, call) ? 1 : 0)
+            }
+        }
         for comparison in SortComparison.allCases {
             let descriptor = NSSortDescriptor(key: nil, ascending: true, comparison: comparison)
             try connection.createCollation(name: collationName(for: comparison)) { left, right in
                 descriptor.compare(left, to: right)
             }
+        }
+    }
+
+    /// One row of `ocd_<operator>(text, constant, options)`.
+    private static func prepared(_ operatorType: ComparisonOperator, _ call: FunctionCall) throws -> Bool {
+        let options = ComparisonOptions(rawValue: UInt(truncatingIfNeeded: call.int64(at: 2)))
+        guard call.type(at: 0) == .text, call.type(at: 1) == .text else {
+            // NULL, numbers or blobs (SQLite's columns take any type): the evaluator decides, as ocd_compare does.
+            do {
+                return try PredicateEvaluator.compare(
+                    constant(call.value(at: 0)), operatorType, constant(call.value(at: 1)), options: options)
+            } catch {
+                throw PredicateSQLFunctionError(String(describing: error))
+            }
+        }
+        do {
+            let comparison: PreparedStringComparison
+            if let kept = call.auxiliaryData(at: 1, as: PreparedStringComparison.self), kept.options == options {
+                comparison = kept
+            } else {
+                let constant = call.withUTF8(at: 1) { String(decoding: $0, as: UTF8.self) }
+                comparison = try PreparedStringComparison(operatorType, constant, options: options)
+                call.setAuxiliaryData(comparison, at: 1)
+            }
+            return try call.withUTF8(at: 0) { text throws(PredicateEvaluationError) in try comparison.evaluate(utf8: text) }
+        } catch {
+            throw PredicateSQLFunctionError(String(describing: error))
         }
     }
 

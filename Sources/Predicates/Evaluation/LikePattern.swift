@@ -1,39 +1,43 @@
 /// A LIKE pattern compiled to a list of elements and matched without backtracking blow-up.
-struct LikePattern {
+///
+/// Generic over its unit so that the evaluator matches `Character`s (grapheme clusters) and the ASCII fast path
+/// of ``PreparedStringComparison`` matches bytes with the same algorithm.
+struct LikePattern<Unit: Equatable> {
     enum Element: Equatable {
-        case literal(Character)
+        case literal(Unit)
         case anyCharacter
         case anyRun
     }
 
     let elements: [Element]
 
-    init(_ pattern: String) {
+    /// Parses `pattern`: `star` matches any run, `question` one unit, `escape` makes the next unit literal.
+    init(_ pattern: some Sequence<Unit>, star: Unit, question: Unit, escape: Unit) {
         var elements: [Element] = []
         var escaping = false
-        for character in pattern {
+        for unit in pattern {
             if escaping {
-                elements.append(.literal(character))
+                elements.append(.literal(unit))
                 escaping = false
-            } else if character == "\\" {
+            } else if unit == escape {
                 escaping = true
-            } else if character == "*" {
+            } else if unit == star {
                 if elements.last != .anyRun { elements.append(.anyRun) }
-            } else if character == "?" {
+            } else if unit == question {
                 elements.append(.anyCharacter)
             } else {
-                elements.append(.literal(character))
+                elements.append(.literal(unit))
             }
         }
-        if escaping { elements.append(.literal("\\")) }
+        if escaping { elements.append(.literal(escape)) }
         self.elements = elements
     }
 
     /// Greedy matching that remembers only the last `*`: O(text × pattern) in the worst case.
-    func matches(_ text: [Character]) -> Bool {
-        var textIndex = 0, patternIndex = 0
-        var starPattern: Int?, starText = 0
-        while textIndex < text.count {
+    func matches<Text: RandomAccessCollection>(_ text: Text) -> Bool where Text.Element == Unit, Text.Index == Int {
+        var textIndex = text.startIndex, patternIndex = 0
+        var starPattern: Int?, starText = textIndex
+        while textIndex < text.endIndex {
             if patternIndex < elements.count {
                 switch elements[patternIndex] {
                 case .anyRun:
@@ -44,7 +48,7 @@ struct LikePattern {
                 case .anyCharacter:
                     textIndex += 1; patternIndex += 1
                     continue
-                case .literal(let character) where character == text[textIndex]:
+                case .literal(let unit) where unit == text[textIndex]:
                     textIndex += 1; patternIndex += 1
                     continue
                 case .literal:
@@ -58,5 +62,12 @@ struct LikePattern {
         }
         while patternIndex < elements.count, elements[patternIndex] == .anyRun { patternIndex += 1 }
         return patternIndex == elements.count
+    }
+}
+
+extension LikePattern where Unit == Character {
+    /// A pattern of a predicate format: `*`, `?` and `\`.
+    init(_ pattern: String) {
+        self.init(pattern, star: "*", question: "?", escape: "\\")
     }
 }

@@ -112,6 +112,14 @@ struct QueryDifferentialTests {
         Case("name CONTAINS %@", .string("e\u{301}")), Case("name ==[cd] \"resume\""), Case("name <[n] \"Z\""),
         Case("name BEGINSWITH[cd] \"ﬁ\""), Case("name CONTAINS %@", .string("\t")), Case("name LIKE \"\""),
         Case("name MATCHES \"\""), Case("name LIKE[n] \"Z*\""), Case("name MATCHES \".\""),
+        // The prepared functions' byte path on ASCII names, next to non-ASCII ones, and their mirrored forms.
+        Case("name CONTAINS[cd] \"AB\""), Case("name CONTAINS[c] \"Ss\""), Case("name ==[c] \"ISTANBUL\""),
+        Case("name BEGINSWITH[c] \"I\""), Case("name ENDSWITH[c] \"BUL\""), Case("name LIKE[c] \"*S?E\""),
+        Case("name LIKE[cd] \"A*\""), Case("name MATCHES[c] \"ab.\""), Case("name MATCHES[d] \"resume\""),
+        Case("name <[c] \"b\""), Case("name >=[cd] \"ISTANBUL\""), Case("name IN[c] \"xABCx and Rexy\""),
+        Case("\"ABC and Straße\" CONTAINS[c] name"), Case("\"r\" IN[c] name"), Case("name ==[c] \"\""),
+        Case("name CONTAINS[cd] \"SS\""), Case("name ENDSWITH[cd] \"E\""), Case("name !=[cd] \"abc\""),
+        Case("nickname BEGINSWITH[c] \"r\" AND name CONTAINS[cd] \"e\""), Case("name LIKE[c] \"tab*\""),
         // Lists, bounds and aggregates across relationships.
         Case("ANY pets.name IN {\"Rex\", \"Max\"}"), Case("ANY pets.name IN[c] {\"rex\"}"),
         Case("ALL pets.weight BETWEEN {1, 15}"), Case("employer.title IN {\"Acme\", nil}"),

@@ -58,7 +58,7 @@ struct Report: Codable {
         for workload in workloads {
             for target in workload.targets {
                 lines.append("| \(target.description) | \(workload.group) · \(workload.name) | \(target.implementation) | "
-                    + "\(target.measuredRatio.map { String(format: "%.2f× raw", $0) } ?? "–") | \(target.met ? "yes" : "**no**") |")
+                    + "\(target.measuredRatio.map { String(format: "%.2f× ", $0) + (target.floor ?? "raw") } ?? "–") | \(target.met ? "yes" : "**no**") |")
             }
         }
         for scale in scaling {

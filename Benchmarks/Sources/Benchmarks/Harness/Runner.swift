@@ -18,6 +18,8 @@ struct ImplementationResult: Codable {
 struct TargetResult: Codable {
     var description: String
     var implementation: String
+    /// The floor of the ratio when it is not the first raw SQLite implementation.
+    var floor: String?
     var measuredRatio: Double?
     var met: Bool
 }
@@ -94,14 +96,18 @@ struct Runner {
         let byName = Dictionary(results.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let verdicts = workload.targets.map { target -> TargetResult in
             let measured = byName[target.implementation]
+            var ratio = measured?.ratioToRaw
+            if let floor = target.floor {
+                ratio = byName[floor].flatMap { floor in measured.map { $0.medianSeconds / floor.medianSeconds } }
+            }
             var met = measured != nil
-            if let maximum = target.maximumRatio { met = met && (measured?.ratioToRaw ?? .infinity) <= maximum }
+            if let maximum = target.maximumRatio { met = met && (ratio ?? .infinity) <= maximum }
             if let minimum = target.minimumRowsPerSecond { met = met && (measured?.rowsPerSecond ?? 0) >= minimum }
             if let other = target.fasterThan.flatMap({ byName[$0] }) {
                 met = met && (measured?.medianSeconds ?? .infinity) < other.medianSeconds
             }
             return TargetResult(description: target.description, implementation: target.implementation,
-                                measuredRatio: measured?.ratioToRaw, met: met)
+                                floor: target.floor, measuredRatio: ratio, met: met)
         }
         return WorkloadResult(group: workload.group, name: workload.name, rows: workload.rows, iterations: iterations,
                               implementations: results, targets: verdicts, checksumMismatch: mismatch)
