@@ -33,14 +33,18 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
     var registry: [NSManagedObjectID: WeakObject] = [:]
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
-    var changedObjects: [ObjectIdentifier: NSManagedObject] = [:]
+    var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.
-    var unpostedChanges: [ObjectIdentifier: NSManagedObject] = [:]
+    var unpostedChanges = TrackedObjects(.unposted)
     /// How many objects have entered `changedObjects`: the source of `NSManagedObject.changeOrder`.
     var changeCount = 0
     /// Deleted objects whose delete rules have not been applied yet.
     var pendingDeletions: [NSManagedObject] = []
     private var registryCountAfterSweep = 0
+    /// The class and slots of the entity whose object was created last: fetches create many objects of one entity
+    /// in a row, and finding them costs two locks and a walk up the entity's ancestors.
+    private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
+                                  type: NSManagedObject.Type, slots: PropertySlots)?
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -127,14 +131,27 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         guard let coordinator = persistentStoreCoordinator else {
             preconditionFailure("the context has no persistent store coordinator")
         }
-        let type = NSManagedObject.registeredClass(forEntity: objectID.entity)
-        let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: coordinator.slots(for: objectID.entity))
+        let (type, slots) = objectShape(for: objectID.entity, coordinator: coordinator)
+        let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: slots)
         if let snapshot { object.fill(from: snapshot) }
         registry[objectID] = WeakObject(object)
         // Sweeping when the registry has doubled since the last sweep keeps registration amortised O(1), even
         // while a large fetch holds every object alive.
         if registry.count > 2 * max(registryCountAfterSweep, 5_000) { sweepRegistry() }
         return object
+    }
+
+    /// The class to instantiate for `entity` (its registered subclass) and its property slots.
+    func objectShape(for entity: NSEntityDescription, coordinator: NSPersistentStoreCoordinator) -> (NSManagedObject.Type, PropertySlots) {
+        let generation = NSManagedObject.subclassGeneration
+        if let shape = lastObjectShape, shape.entity == ObjectIdentifier(entity), shape.coordinator == ObjectIdentifier(coordinator),
+           shape.generation == generation {
+            return (shape.type, shape.slots)
+        }
+        let type = NSManagedObject.registeredClass(forEntity: entity)
+        let slots = coordinator.slots(for: entity)
+        lastObjectShape = (ObjectIdentifier(entity), ObjectIdentifier(coordinator), generation, type, slots)
+        return (type, slots)
     }
 
     /// Drops the entries of objects that no longer exist.

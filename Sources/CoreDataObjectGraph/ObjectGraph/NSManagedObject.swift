@@ -30,6 +30,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     var changes = ObjectChanges()
     /// When the object last entered its context's changed objects (see `trackChange(of:)`); saves follow it.
     var changeOrder = 0
+    /// Which of its context's `TrackedObjects` sets hold the object (bits of `TrackedObjects.Membership`).
+    final var trackingMarks: UInt8 = 0
 
     /// Creates an object for `entity`; contexts create objects through `object(with:)` and fetches.
     public required init(entity: NSEntityDescription, objectID: NSManagedObjectID, context: NSManagedObjectContext?,
