@@ -8,7 +8,7 @@ extension NSManagedObjectContext {
     public func fetch<T: NSFetchRequestResult>(_ request: NSFetchRequest<T>) throws -> [T] {
         if request.resultType == .dictionaryResultType, T.self == [String: Any].self {
             // Dictionary rows go back as they are, not boxed into `Any` and cast back one by one.
-            return unsafeBitCast(try dictionaryResults(request), to: [T].self)
+            return try dictionaryResults(request) as! [T]
         }
         let results = try fetchResults(request)
         var typed: [T] = []
@@ -58,6 +58,7 @@ extension NSManagedObjectContext {
             let rows = try coordinator.withLock { try store.executeFetch(fetch) }
             var objects: [NSManagedObject] = []
             objects.reserveCapacity(rows.count)
+            reserveRegistryCapacity(forAdditional: rows.count)
             let keepsFaults = request.returnsObjectsAsFaults || parent != nil
             var cachedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
             if keepsFaults { cachedRows.reserveCapacity(rows.count) }

@@ -1,6 +1,7 @@
 import CoreDataModel
 import Foundation
 import KeyValueCoding
+import Synchronization
 
 /// An object of a managed object context: the in-memory form of one row, with Apple's faulting and uniquing.
 ///
@@ -40,6 +41,11 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
         self.objectID = objectID
         self.managedObjectContext = context
         self.slots = slots
+    }
+
+    deinit {
+        // Lets the context know its registry holds one more dead entry (see `register`); any thread may run this.
+        managedObjectContext?.deallocatedObjects.add(1, ordering: .relaxed)
     }
 
     /// Whether the object's values have not been loaded yet.

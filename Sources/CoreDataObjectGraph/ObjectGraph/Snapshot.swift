@@ -67,7 +67,15 @@ public final class PropertySlots: @unchecked Sendable {
         }
     }
 
-    public func index(of name: String) -> Int? { indexByName[name] }
+    public func index(of name: String) -> Int? {
+        // Most entities have a handful of stored properties: comparing a few short names costs less than hashing
+        // the key (`value(forKey:)` and `setValue(_:forKey:)` come here on every call).
+        if properties.count <= 8 {
+            for index in properties.indices where properties[index].name == name { return index }
+            return nil
+        }
+        return indexByName[name]
+    }
     public var count: Int { properties.count }
 
     // What the hot paths would otherwise derive from the model on every call (reading a description's property is a

@@ -135,13 +135,14 @@ public struct ValueAssignmentError: Error, CustomStringConvertible, @unchecked S
     }
 }
 
-/// `value` as a `T` when its dynamic type is exactly `T`: the existential is opened and its type compared, with no
-/// call into the runtime's casting machinery. Optionals, subclasses and bridged types answer nil here; callers fall
-/// back to `as?` for those.
+/// `value` as a `T` when its dynamic type is exactly `T`: the existential is opened and its type compared first, so
+/// the cast that follows is between identical types (a copy) and a mismatch costs a pointer comparison instead of
+/// the runtime's search through optionals, existentials and bridging. Optionals, subclasses and bridged types answer
+/// nil here; callers fall back to the general casts for those.
 @inline(__always)
 func exactly<T>(_ value: Any, _: T.Type) -> T? {
     func open<V>(_ opened: V) -> T? {
-        V.self == T.self ? unsafeBitCast(opened, to: T.self) : nil
+        V.self == T.self ? opened as? T : nil
     }
     return open(value)
 }

@@ -95,8 +95,9 @@ extension NSSQLiteStore {
             guard let sql = keyPathSQL[path], let attribute = Self.attribute(atKeyPath: path, from: entity) else {
                 throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no attribute at key path \(path)")
             }
+            let type = attribute.attributeType
             return SelectedColumn(name: name, sql: sql) { row, index in
-                if case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: attribute) { return value.anyValue }
+                if case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: attribute, type: type) { return value.anyValue }
                 return nil
             }
         case .expression(let name, let expression, let resultType):
@@ -109,8 +110,9 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
         }
         if let attribute = property as? NSAttributeDescription {
+            let type = attribute.attributeType
             return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
-                switch SQLiteColumnDecoding.decode(row, at: index, as: attribute) {
+                switch SQLiteColumnDecoding.decode(row, at: index, as: attribute, type: type) {
                 case .attribute(let value): return value.anyValue
                 default: return nil
                 }
