@@ -17,12 +17,14 @@ extension NSManagedObjectContext {
         precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
                      "an object belongs to one context; insert a new object instead")
         object.managedObjectContext = self
-        if object.storedValues == nil { object.storedValues = object.slots.defaultStoredValues }
+        if object.storedValues == nil { object.storedValues = object.slots.defaultValues }
         object.changes.isInserted = true
         registry[object.objectID] = WeakObject(object)
         trackChange(of: object)
-        unpostedChanges[ObjectIdentifier(object)] = object
-        registerUndo(for: object) { [weak self] object in self?.undoInsertion(of: object) }
+        unpostedChanges.insert(object)
+        if undoManager != nil {
+            registerUndo(for: object) { [weak self] object in self?.undoInsertion(of: object) }
+        }
     }
 
     /// Marks `object` deleted; its delete rules apply at the next `processPendingChanges()` or save.
@@ -32,7 +34,7 @@ extension NSManagedObjectContext {
         object.changes.isDeleted = true
         trackChange(of: object)
         pendingDeletions.append(object)
-        unpostedChanges[ObjectIdentifier(object)] = object
+        unpostedChanges.insert(object)
         registerUndo(for: object) { [weak self] object in self?.undoDeletion(of: object) }
     }
 
@@ -93,7 +95,7 @@ extension NSManagedObjectContext {
     /// Called by objects when a value changes, so the context keeps them until they are saved.
     func objectDidChange(_ object: NSManagedObject) {
         trackChange(of: object)
-        unpostedChanges[ObjectIdentifier(object)] = object
+        unpostedChanges.insert(object)
     }
 
     /// Posts objects-did-change for what changed since the last `processPendingChanges()`.
@@ -110,7 +112,7 @@ extension NSManagedObjectContext {
     /// were first inserted or changed, so inserted objects get primary keys in insertion order and the same
     /// sequence of edits always writes the same file (a dictionary's order would differ from run to run).
     func trackChange(of object: NSManagedObject) {
-        guard changedObjects.updateValue(object, forKey: ObjectIdentifier(object)) == nil else { return }
+        guard changedObjects.insert(object) else { return }
         changeCount += 1
         object.changeOrder = changeCount
     }
@@ -123,8 +125,8 @@ extension NSEntityDescription {
         guard let coordinator = context.persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
             preconditionFailure("+entityForName: could not locate an entity named '\(entityName)' in this model.")
         }
-        let type = NSManagedObject.registeredClass(forEntity: entity)
-        let object = type.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: coordinator.slots(for: entity))
+        let (type, slots) = context.objectShape(for: entity, coordinator: coordinator)
+        let object = type.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: slots)
         context.insert(object)
         return object
     }
@@ -137,14 +139,7 @@ extension NSManagedObject {
     public convenience init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         let slots = context?.persistentStoreCoordinator?.slots(for: entity) ?? PropertySlots(entity: entity)
         self.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: slots)
-        storedValues = slots.defaultStoredValues
+        storedValues = slots.defaultValues
         if let context { context.insert(self) }
-    }
-}
-
-extension PropertySlots {
-    /// A new object's values: each attribute's default value, nil elsewhere.
-    var defaultStoredValues: [StoredValue] {
-        properties.map { property in (property as? NSAttributeDescription)?.defaultValue.map { .attribute($0) } ?? .null }
     }
 }

@@ -6,6 +6,10 @@ extension NSManagedObjectContext {
     /// Executes a fetch request: managed objects (faults whose values wait in the row cache, unless
     /// `returnsObjectsAsFaults` is false), object IDs, dictionaries, or a count, as `resultType` says.
     public func fetch<T: NSFetchRequestResult>(_ request: NSFetchRequest<T>) throws -> [T] {
+        if request.resultType == .dictionaryResultType, T.self == [String: Any].self {
+            // Dictionary rows go back as they are, not boxed into `Any` and cast back one by one.
+            return try dictionaryResults(request) as! [T]
+        }
         let results = try fetchResults(request)
         var typed: [T] = []
         typed.reserveCapacity(results.count)
@@ -29,6 +33,7 @@ extension NSManagedObjectContext {
     }
 
     func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
+        if request.resultType == .dictionaryResultType { return try dictionaryResults(request) }
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
         let store = try coordinator.store(for: entity)
@@ -37,9 +42,6 @@ extension NSManagedObjectContext {
         switch request.resultType {
         case .countResultType:
             return [NSNumber(value: try coordinator.withLock { try store.executeCount(fetch) })]
-        case .dictionaryResultType:
-            let shape = try DictionaryShape(request, entity: entity)
-            return try coordinator.withLock { try store.executeDictionaryFetch(fetch, shape) }
         case .managedObjectIDResultType:
             var idOnly = fetch
             idOnly.includesPropertyValues = false
@@ -56,16 +58,20 @@ extension NSManagedObjectContext {
             let rows = try coordinator.withLock { try store.executeFetch(fetch) }
             var objects: [NSManagedObject] = []
             objects.reserveCapacity(rows.count)
+            reserveRegistryCapacity(forAdditional: rows.count)
             let keepsFaults = request.returnsObjectsAsFaults || parent != nil
+            var cachedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
+            if keepsFaults { cachedRows.reserveCapacity(rows.count) }
             for row in rows {
                 // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
                 let object = register(row.objectID, snapshot: keepsFaults ? nil : row.snapshot)
                 if keepsFaults, let snapshot = row.snapshot, object.storedValues == nil {
-                    coordinator.rowCache.store(snapshot, for: row.objectID)
+                    cachedRows.append((row.objectID, snapshot))
                     if parent == nil { object.pendingSnapshot = snapshot }
                 }
                 objects.append(object)
             }
+            coordinator.rowCache.store(contentsOf: cachedRows)
             if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
                 try prefetch(keyPaths, for: objects)
             }
@@ -75,6 +81,16 @@ extension NSManagedObjectContext {
             }
             return objects
         }
+    }
+
+    /// The rows of a dictionary fetch: the requested properties and aggregates, computed by the store.
+    private func dictionaryResults<T>(_ request: NSFetchRequest<T>) throws -> [[String: Any]] {
+        assertOnQueue()
+        let (coordinator, entity) = try resolve(request)
+        let store = try coordinator.store(for: entity)
+        coordinator.statistics.record { $0.fetches += 1 }
+        let shape = try DictionaryShape(request, entity: entity)
+        return try coordinator.withLock { try store.executeDictionaryFetch(ResolvedFetch(request, entity: entity), shape) }
     }
 
     /// The coordinator and the entity a request names, or a precise error.

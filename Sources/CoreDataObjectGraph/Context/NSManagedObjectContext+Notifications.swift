@@ -43,7 +43,7 @@ extension NSManagedObjectContext {
         for id in deleted {
             persistentStoreCoordinator?.rowCache.remove(id)
             guard let object = registeredObject(for: id) else { continue }
-            changedObjects.removeValue(forKey: ObjectIdentifier(object))
+            changedObjects.remove(object)
             registry.removeValue(forKey: id)
             object.turnIntoFault()
             object.managedObjectContext = nil

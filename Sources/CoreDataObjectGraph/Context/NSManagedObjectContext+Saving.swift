@@ -14,7 +14,7 @@ extension NSManagedObjectContext {
         }
         processPendingChanges()
         guard hasChanges, let coordinator = persistentStoreCoordinator else {
-            changedObjects = changedObjects.filter { $0.value.hasChanges }
+            changedObjects.removeAll { !$0.hasChanges }
             return
         }
         let objects = changedObjects.values.sorted { $0.changeOrder < $1.changeOrder }

@@ -28,7 +28,7 @@ extension NSManagedObjectContext {
 
     /// Undo of an insertion: the object leaves the context (redo inserts it again).
     func undoInsertion(of object: NSManagedObject) {
-        changedObjects.removeValue(forKey: ObjectIdentifier(object))
+        changedObjects.remove(object)
         registry.removeValue(forKey: object.objectID)
         object.changes.isInserted = false
         object.managedObjectContext = nil
@@ -40,7 +40,7 @@ extension NSManagedObjectContext {
     func undoDeletion(of object: NSManagedObject) {
         object.changes.isDeleted = false
         pendingDeletions.removeAll { $0 === object }
-        if !object.hasChanges { changedObjects.removeValue(forKey: ObjectIdentifier(object)) }
+        if !object.hasChanges { changedObjects.remove(object) }
         registerUndo(for: object) { [weak self] object in self?.delete(object) }
     }
 }

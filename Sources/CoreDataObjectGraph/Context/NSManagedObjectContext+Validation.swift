@@ -20,12 +20,10 @@ extension NSManagedObject {
     /// Checks every stored attribute and relationship against the model: optionality, bounds, patterns, counts.
     func validateStoredProperties() throws {
         var errors: [CoreDataError] = []
-        for property in entity.allProperties where !property.isTransient {
+        for property in slots.validatedProperties {
             if let attribute = property as? NSAttributeDescription {
-                if attribute is NSDerivedAttributeDescription || !attribute.hasValidationConstraints { continue }
                 errors += validate(attribute)
             } else if let relationship = property as? NSRelationshipDescription {
-                if !relationship.hasValidationConstraints { continue }
                 errors += validate(relationship)
             }
         }

@@ -33,14 +33,21 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
     var registry: [NSManagedObjectID: WeakObject] = [:]
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
-    var changedObjects: [ObjectIdentifier: NSManagedObject] = [:]
+    var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.
-    var unpostedChanges: [ObjectIdentifier: NSManagedObject] = [:]
+    var unpostedChanges = TrackedObjects(.unposted)
     /// How many objects have entered `changedObjects`: the source of `NSManagedObject.changeOrder`.
     var changeCount = 0
     /// Deleted objects whose delete rules have not been applied yet.
     var pendingDeletions: [NSManagedObject] = []
-    private var registryCountAfterSweep = 0
+    /// Registered objects that have been deallocated since the last sweep (counted from any thread by their
+    /// `deinit`): the registry is swept when they could make up half of it, so a large fetch whose objects are all
+    /// alive never pays for a sweep.
+    let deallocatedObjects = Atomic<Int>(0)
+    /// The class and slots of the entity whose object was created last: fetches create many objects of one entity
+    /// in a row, and finding them costs two locks and a walk up the entity's ancestors.
+    private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
+                                  type: NSManagedObject.Type, slots: PropertySlots)?
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -127,20 +134,38 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         guard let coordinator = persistentStoreCoordinator else {
             preconditionFailure("the context has no persistent store coordinator")
         }
-        let type = NSManagedObject.registeredClass(forEntity: objectID.entity)
-        let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: coordinator.slots(for: objectID.entity))
+        let (type, slots) = objectShape(for: objectID.entity, coordinator: coordinator)
+        let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: slots)
         if let snapshot { object.fill(from: snapshot) }
         registry[objectID] = WeakObject(object)
-        // Sweeping when the registry has doubled since the last sweep keeps registration amortised O(1), even
-        // while a large fetch holds every object alive.
-        if registry.count > 2 * max(registryCountAfterSweep, 5_000) { sweepRegistry() }
+        // Sweeping once the dead entries could be half the registry keeps registration amortised O(1).
+        if registry.count > 5_000, deallocatedObjects.load(ordering: .relaxed) * 2 > registry.count { sweepRegistry() }
         return object
+    }
+
+    /// Makes room for `count` more registrations (a fetch knows how many objects it is about to register).
+    func reserveRegistryCapacity(forAdditional count: Int) {
+        registry.reserveCapacity(registry.count + count)
+    }
+
+
+    /// The class to instantiate for `entity` (its registered subclass) and its property slots.
+    func objectShape(for entity: NSEntityDescription, coordinator: NSPersistentStoreCoordinator) -> (NSManagedObject.Type, PropertySlots) {
+        let generation = NSManagedObject.subclassGeneration
+        if let shape = lastObjectShape, shape.entity == ObjectIdentifier(entity), shape.coordinator == ObjectIdentifier(coordinator),
+           shape.generation == generation {
+            return (shape.type, shape.slots)
+        }
+        let type = NSManagedObject.registeredClass(forEntity: entity)
+        let slots = coordinator.slots(for: entity)
+        lastObjectShape = (ObjectIdentifier(entity), ObjectIdentifier(coordinator), generation, type, slots)
+        return (type, slots)
     }
 
     /// Drops the entries of objects that no longer exist.
     private func sweepRegistry() {
+        deallocatedObjects.store(0, ordering: .relaxed)
         registry = registry.filter { $0.value.object != nil }
-        registryCountAfterSweep = registry.count
     }
 
     /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values
@@ -265,5 +290,5 @@ public final class NSManagedObjectContext: @unchecked Sendable {
 /// A weak reference to a registered object.
 struct WeakObject {
     weak var object: NSManagedObject?
-    init(_ object: NSManagedObject) { self.object = object }
+    init(_ object: NSManagedObject? = nil) { self.object = object }
 }

@@ -38,7 +38,7 @@ public final class NSMergePolicy: Sendable {
                 return
             case .overwriteMergePolicyType:
                 // Every property is written, so the row becomes exactly this object.
-                object.changes.changedSlots = Set(values.indices)
+                object.changes.changedSlots = SlotSet(values.indices)
             case .mergeByPropertyObjectTrumpMergePolicyType:
                 for slot in values.indices where !object.changes.changedSlots.contains(slot) && slot < fresh.values.count {
                     values[slot] = fresh.values[slot]

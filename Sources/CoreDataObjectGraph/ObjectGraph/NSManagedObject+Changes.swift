@@ -43,6 +43,11 @@ extension NSManagedObject {
     /// a to-many relationship to a `Set<NSManagedObject>` or an array. Inverse relationships follow.
     /// A value of the wrong type traps, as Apple's KVC raises.
     public func setValue(_ value: Any?, forKey key: String) {
+        // Persistent attributes, the common case, resolve with one lookup.
+        if let slot = slots.index(of: key), let attribute = slots.storedAttributes[slot] {
+            setStoredValue(Self.storedValue(assigning: value, to: attribute, of: entity), atSlot: slot)
+            return
+        }
         guard let property = entity.propertiesByName[key] else {
             preconditionFailure("[<\(entity.name)> setValue:forUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
         }
@@ -53,13 +58,7 @@ extension NSManagedObject {
         switch property {
         case let attribute as NSAttributeDescription:
             guard let slot = slots.index(of: key) else { return }
-            let stored: StoredValue
-            do {
-                stored = try StoredValue(assigning: value, to: attribute)
-            } catch {
-                preconditionFailure("\(entity.name).\(key): \(error)")
-            }
-            setStoredValue(stored, atSlot: slot)
+            setStoredValue(Self.storedValue(assigning: value, to: attribute, of: entity), atSlot: slot)
         case let relationship as NSRelationshipDescription:
             if relationship.isToMany {
                 let objects: [NSManagedObject]
@@ -81,16 +80,28 @@ extension NSManagedObject {
         }
     }
 
+    /// `value` converted for `attribute`; a value of the wrong type traps, as Apple's KVC raises.
+    private static func storedValue(assigning value: Any?, to attribute: NSAttributeDescription, of entity: NSEntityDescription) -> StoredValue {
+        do {
+            return try StoredValue(assigning: value, to: attribute)
+        } catch {
+            preconditionFailure("\(entity.name).\(attribute.name): \(error)")
+        }
+    }
+
     /// Changes one stored slot, remembering the committed values on the first change.
     func setStoredValue(_ value: StoredValue, atSlot slot: Int) {
         if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
-        guard var values = storedValues, slot < values.count else { return }
-        if values[slot] == value { return }
-        if changes.committedStoredValues == nil { changes.committedStoredValues = values }
-        let previous = values[slot]
-        managedObjectContext?.registerUndo(for: self) { object in object.setStoredValue(previous, atSlot: slot) }
-        values[slot] = value
-        storedValues = values
+        guard let count = storedValues?.count, slot < count else { return }
+        let previous = storedValues![slot]
+        if previous == value { return }
+        // The committed values share the buffer until this first write copies it, once per save cycle; later sets
+        // write in place.
+        if changes.committedStoredValues == nil { changes.committedStoredValues = storedValues }
+        if let context = managedObjectContext, context.undoManager != nil {
+            context.registerUndo(for: self) { object in object.setStoredValue(previous, atSlot: slot) }
+        }
+        storedValues![slot] = value
         // A value set back to what was saved is no change (undo relies on this).
         if changes.committedStoredValues?[slot] == value {
             changes.changedSlots.remove(slot)

@@ -3,13 +3,19 @@ import Synchronization
 
 /// Swift subclasses registered for entities, so fetches return `Recipe` objects for entity `Recipe`.
 private let subclassRegistry = Mutex<[String: NSManagedObject.Type]>([:])
+/// Advances on every registration, so caches of `registeredClass(forEntity:)` know when they are stale.
+private let subclassRegistryGeneration = Atomic<Int>(0)
 
 extension NSManagedObject {
     /// Makes fetches and `object(with:)` return instances of `subclass` for `entityName` (and, unless they have
     /// their own, for its subentities). Swift on Linux cannot look classes up by name, so register them once.
     public static func register(_ subclass: NSManagedObject.Type, forEntityName entityName: String) {
         subclassRegistry.withLock { $0[entityName] = subclass }
+        subclassRegistryGeneration.add(1, ordering: .releasing)
     }
+
+    /// Changes whenever a subclass is registered.
+    static var subclassGeneration: Int { subclassRegistryGeneration.load(ordering: .acquiring) }
 
     static func registeredClass(forEntity entity: NSEntityDescription) -> NSManagedObject.Type {
         subclassRegistry.withLock { registry in

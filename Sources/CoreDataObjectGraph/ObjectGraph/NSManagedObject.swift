@@ -1,6 +1,7 @@
 import CoreDataModel
 import Foundation
 import KeyValueCoding
+import Synchronization
 
 /// An object of a managed object context: the in-memory form of one row, with Apple's faulting and uniquing.
 ///
@@ -30,6 +31,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     var changes = ObjectChanges()
     /// When the object last entered its context's changed objects (see `trackChange(of:)`); saves follow it.
     var changeOrder = 0
+    /// Which of its context's `TrackedObjects` sets hold the object (bits of `TrackedObjects.Membership`).
+    final var trackingMarks: UInt8 = 0
 
     /// Creates an object for `entity`; contexts create objects through `object(with:)` and fetches.
     public required init(entity: NSEntityDescription, objectID: NSManagedObjectID, context: NSManagedObjectContext?,
@@ -38,6 +41,11 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
         self.objectID = objectID
         self.managedObjectContext = context
         self.slots = slots
+    }
+
+    deinit {
+        // Lets the context know its registry holds one more dead entry (see `register`); any thread may run this.
+        managedObjectContext?.deallocatedObjects.add(1, ordering: .relaxed)
     }
 
     /// Whether the object's values have not been loaded yet.

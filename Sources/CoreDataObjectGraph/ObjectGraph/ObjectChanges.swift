@@ -6,7 +6,7 @@ struct ObjectChanges {
     /// Stored values before the first change (nil while nothing stored has changed).
     var committedStoredValues: [StoredValue]?
     /// Slots whose value changed.
-    var changedSlots: Set<Int> = []
+    var changedSlots = SlotSet()
     /// To-many relationships before their first change, by name.
     var committedToMany: [String: [NSManagedObjectID]] = [:]
     /// The temporary ID an inserted object had before it got a permanent one.

@@ -30,15 +30,25 @@ final class RowCache: Sendable {
     /// coordinator's lock but store them here after releasing it, so a fetch that read version 1 may arrive after
     /// a save stored version 2; versions (`Z_OPT`) only grow, so the newer one stays.
     func store(_ snapshot: Snapshot, for id: NSManagedObjectID) {
+        state.withLock { state in Self.store(snapshot, for: id, in: &state, capacity: capacity) }
+    }
+
+    /// Keeps many snapshots under one acquisition of the lock (a fetch stores every row it read).
+    func store(contentsOf rows: [(id: NSManagedObjectID, snapshot: Snapshot)]) {
+        guard !rows.isEmpty else { return }
         state.withLock { state in
-            state.tick &+= 1
-            if let cached = state.entries[id], cached.snapshot.version > snapshot.version {
-                state.entries[id]!.tick = state.tick
-                return
-            }
-            state.entries[id] = (snapshot, state.tick)
-            if state.entries.count > capacity { Self.evictOldest(&state, keeping: capacity * 3 / 4) }
+            for row in rows { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
         }
+    }
+
+    private static func store(_ snapshot: Snapshot, for id: NSManagedObjectID, in state: inout State, capacity: Int) {
+        state.tick &+= 1
+        if let cached = state.entries[id], cached.snapshot.version > snapshot.version {
+            state.entries[id]!.tick = state.tick
+            return
+        }
+        state.entries[id] = (snapshot, state.tick)
+        if state.entries.count > capacity { evictOldest(&state, keeping: capacity * 3 / 4) }
     }
 
     func remove(_ id: NSManagedObjectID) {

@@ -51,8 +51,42 @@ public final class PropertySlots: @unchecked Sendable {
         }
         self.properties = stored
         self.indexByName = Dictionary(stored.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.storedAttributes = stored.map { property in
+            guard let attribute = property as? NSAttributeDescription, !attribute.isTransient else { return nil }
+            return attribute
+        }
+        self.defaultValues = stored.map { property in
+            (property as? NSAttributeDescription)?.defaultValue.map { .attribute($0) } ?? .null
+        }
+        self.validatedProperties = entity.allProperties.filter { property in
+            if property.isTransient { return false }
+            if let attribute = property as? NSAttributeDescription {
+                return !(attribute is NSDerivedAttributeDescription) && attribute.hasValidationConstraints
+            }
+            return (property as? NSRelationshipDescription)?.hasValidationConstraints ?? false
+        }
     }
 
-    public func index(of name: String) -> Int? { indexByName[name] }
+    public func index(of name: String) -> Int? {
+        // Most entities have a handful of stored properties: comparing a few short names costs less than hashing
+        // the key (`value(forKey:)` and `setValue(_:forKey:)` come here on every call).
+        if properties.count <= 8 {
+            for index in properties.indices where properties[index].name == name { return index }
+            return nil
+        }
+        return indexByName[name]
+    }
     public var count: Int { properties.count }
+
+    // What the hot paths would otherwise derive from the model on every call (reading a description's property is a
+    // dynamic call across modules): computed once, when a coordinator first needs the entity's slots.
+
+    /// The attribute in each slot when it is a persistent attribute (what `setValue` converts and stores directly);
+    /// nil for to-one relationships and transient derived attributes.
+    let storedAttributes: [NSAttributeDescription?]
+    /// The value each slot starts with in an inserted object: the attribute's default, or nil.
+    let defaultValues: [StoredValue]
+    /// The properties whose values can fail validation (mandatory, bounded, patterned or counted), in the entity's
+    /// order; saving validates only these.
+    let validatedProperties: [NSPropertyDescription]
 }

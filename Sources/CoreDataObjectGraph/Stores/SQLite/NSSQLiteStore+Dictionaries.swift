@@ -30,9 +30,33 @@ extension NSSQLiteStore {
         if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
         // Grouped and distinct rows have no single primary key to order by.
         sql += query.orderBy(includingPrimaryKey: grouped.isEmpty && !shape.distinct) + query.limitClause
+        // Every row has the same keys: `mapValues` over a dictionary of key → column index builds each row's
+        // dictionary with the template's layout, without hashing a key. A row with a NULL (whose key Core Data
+        // leaves out) is built key by key instead.
+        let columnIndexByName = Dictionary(selected.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let uniqueNames = columnIndexByName.count == selected.count
         var rows = try run(sql, query.bindings) { statement in
             var rows: [[String: Any]] = []
             try statement.forEachRow { row in
+                var hasNull = false
+                for index in selected.indices where row.isNull(at: index) {
+                    hasNull = true
+                    break
+                }
+                if uniqueNames && !hasNull {
+                    // A value that decodes to nothing (an external data reference) is left out too: build that row
+                    // key by key.
+                    var decodedNil = false
+                    let dictionary = columnIndexByName.mapValues { index -> Any in
+                        if let value = selected[index].decode(row, index) { return value }
+                        decodedNil = true
+                        return ()
+                    }
+                    if !decodedNil {
+                        rows.append(dictionary)
+                        return
+                    }
+                }
                 var dictionary: [String: Any] = [:]
                 dictionary.reserveCapacity(selected.count)
                 for (index, column) in selected.enumerated() where !row.isNull(at: index) {
@@ -71,8 +95,9 @@ extension NSSQLiteStore {
             guard let sql = keyPathSQL[path], let attribute = Self.attribute(atKeyPath: path, from: entity) else {
                 throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no attribute at key path \(path)")
             }
+            let type = attribute.attributeType
             return SelectedColumn(name: name, sql: sql) { row, index in
-                if case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: attribute) { return value.anyValue }
+                if case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: attribute, type: type) { return value.anyValue }
                 return nil
             }
         case .expression(let name, let expression, let resultType):
@@ -85,8 +110,9 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
         }
         if let attribute = property as? NSAttributeDescription {
+            let type = attribute.attributeType
             return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
-                switch SQLiteColumnDecoding.decode(row, at: index, as: attribute) {
+                switch SQLiteColumnDecoding.decode(row, at: index, as: attribute, type: type) {
                 case .attribute(let value): return value.anyValue
                 default: return nil
                 }

@@ -90,7 +90,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     enum SlotDecoder {
-        case attribute(column: Int, NSAttributeDescription)
+        case attribute(column: Int, NSAttributeDescription, NSAttributeType)
         case toOne(keyColumn: Int, entityNumberColumn: Int?, destination: NSEntityDescription)
         case unmapped
     }
@@ -114,7 +114,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             decoders[number] = coordinator.slots(for: concrete).properties.map { property in
                 guard let mapped = layout.columns(forProperty: property.name, ofEntity: concrete.name) else { return .unmapped }
                 if let attribute = property as? NSAttributeDescription {
-                    return .attribute(column: column(mapped.value), attribute)
+                    return .attribute(column: column(mapped.value), attribute, attribute.attributeType)
                 }
                 guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
                     return .unmapped
@@ -141,8 +141,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         values.reserveCapacity(decoders.count)
         for decoder in decoders {
             switch decoder {
-            case .attribute(let column, let attribute):
-                values.append(SQLiteColumnDecoding.decode(row, at: column, as: attribute))
+            case .attribute(let column, let attribute, let type):
+                values.append(SQLiteColumnDecoding.decode(row, at: column, as: attribute, type: type))
             case .toOne(let keyColumn, let entityNumberColumn, let destination):
                 if row.isNull(at: keyColumn) {
                     values.append(.null)

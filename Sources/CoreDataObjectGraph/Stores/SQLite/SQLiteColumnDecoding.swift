@@ -9,9 +9,14 @@ import SQLiteDatabase
 /// column; such values are converted where the conversion is exact, and kept as text otherwise.
 enum SQLiteColumnDecoding {
     static func decode(_ row: borrowing Row, at index: Int, as attribute: NSAttributeDescription) -> StoredValue {
+        decode(row, at: index, as: attribute, type: attribute.attributeType)
+    }
+
+    /// The same, with the attribute's type already read (a fetch plan reads it once, not once per row).
+    static func decode(_ row: borrowing Row, at index: Int, as attribute: NSAttributeDescription, type: NSAttributeType) -> StoredValue {
         let storage = row.columnType(at: index)
         if storage == .null { return .null }
-        switch attribute.attributeType {
+        switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
             switch storage {
             case .integer: return .attribute(.integer(row.int64(at: index)))
