@@ -96,14 +96,17 @@ extension NSManagedObjectContext {
         let replacements = Dictionary(inserted.compactMap { object in
             outcome.permanentIDs[ObjectIdentifier(object)].map { _ in (object.changes.temporaryID ?? object.objectID, object.objectID) }
         }, uniquingKeysWith: { first, _ in first })
+        var savedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
+        savedRows.reserveCapacity(inserted.count + updated.count)
         for object in inserted + updated {
             object.replaceObjectIDs(replacements)
             object.snapshotVersion = outcome.versions[ObjectIdentifier(object)] ?? object.snapshotVersion
             object.changes.reset()
             if let values = object.storedValues {
-                coordinator.rowCache.store(Snapshot(values: values, version: object.snapshotVersion), for: object.objectID)
+                savedRows.append((object.objectID, Snapshot(values: values, version: object.snapshotVersion)))
             }
         }
+        coordinator.rowCache.store(contentsOf: savedRows)
         for object in deleted {
             coordinator.rowCache.remove(object.objectID)
             registry.removeValue(forKey: object.objectID)

@@ -215,20 +215,28 @@ public final class NSManagedObjectContext: @unchecked Sendable {
             throw CoreDataError(.objectInaccessibleException, "\(object.objectID): the object's context has no coordinator")
         }
         let id = object.objectID
-        coordinator.statistics.record { $0.faultsFired += 1 }
-        if valuesFromParent(for: object) { return }
-        if let pending = object.pendingSnapshot {
+        // Each path records its counters under one lock: firing a fault is a hot path.
+        if let pending = object.pendingSnapshot, parent == nil {
             // The fetch that registered the object kept its row: a cache hit that no eviction can lose.
-            coordinator.statistics.record { $0.rowCacheHits += 1 }
+            coordinator.statistics.record { $0.faultsFired += 1; $0.rowCacheHits += 1 }
+            object.fill(from: pending)
+            return
+        }
+        if valuesFromParent(for: object) {
+            coordinator.statistics.record { $0.faultsFired += 1 }
+            return
+        }
+        if let pending = object.pendingSnapshot {
+            coordinator.statistics.record { $0.faultsFired += 1; $0.rowCacheHits += 1 }
             object.fill(from: pending)
             return
         }
         if let snapshot = coordinator.rowCache.snapshot(for: id) {
-            coordinator.statistics.record { $0.rowCacheHits += 1 }
+            coordinator.statistics.record { $0.faultsFired += 1; $0.rowCacheHits += 1 }
             object.fill(from: snapshot)
             return
         }
-        coordinator.statistics.record { $0.rowCacheMisses += 1 }
+        coordinator.statistics.record { $0.faultsFired += 1; $0.rowCacheMisses += 1 }
         let store = try coordinator.store(for: id)
         let snapshots = try coordinator.withLock { try store.snapshots(for: [id]) }
         guard let snapshot = snapshots[id] else {
