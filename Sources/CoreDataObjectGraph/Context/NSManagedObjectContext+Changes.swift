@@ -35,7 +35,9 @@ extension NSManagedObjectContext {
         trackChange(of: object)
         pendingDeletions.append(object)
         unpostedChanges.insert(object)
-        registerUndo(for: object) { [weak self] object in self?.undoDeletion(of: object) }
+        if undoManager != nil {
+            registerUndo(for: object) { [weak self] object in self?.undoDeletion(of: object) }
+        }
     }
 
     /// Applies delete rules: nullify removes the deleted objects from their destinations' inverses, cascade deletes
@@ -51,7 +53,7 @@ extension NSManagedObjectContext {
         while next < pendingDeletions.count {
             let object = pendingDeletions[next]
             next += 1
-            for case let relationship as NSRelationshipDescription in object.entity.allProperties where !relationship.isTransient {
+            for relationship in object.slots.persistentRelationships {
                 let destinations = object.objectIDs(forRelationshipNamed: relationship.name).map { self.object(with: $0) }
                 switch relationship.deleteRule {
                 case .cascadeDeleteRule:

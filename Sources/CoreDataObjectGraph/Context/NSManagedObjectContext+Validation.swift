@@ -5,7 +5,7 @@ extension NSManagedObject {
     /// Deny delete rules: a deleted object may not leave destinations behind through a Deny relationship.
     func validateDenyRules() throws {
         var errors: [CoreDataError] = []
-        for case let relationship as NSRelationshipDescription in entity.allProperties where relationship.deleteRule == .denyDeleteRule {
+        for relationship in slots.persistentRelationships where relationship.deleteRule == .denyDeleteRule {
             let remaining = objectIDs(forRelationshipNamed: relationship.name).filter { id in
                 !(managedObjectContext?.registeredObject(for: id)?.isDeleted ?? false)
             }

@@ -58,6 +58,14 @@ public final class PropertySlots: @unchecked Sendable {
         self.defaultValues = stored.map { property in
             (property as? NSAttributeDescription)?.defaultValue.map { .attribute($0) } ?? .null
         }
+        self.externalStorageSlots = stored.indices.filter { slot in
+            guard let attribute = stored[slot] as? NSAttributeDescription else { return false }
+            return attribute.allowsExternalBinaryDataStorage && !(attribute is NSDerivedAttributeDescription)
+        }
+        self.persistentRelationships = entity.allProperties.compactMap { property in
+            guard let relationship = property as? NSRelationshipDescription, !relationship.isTransient else { return nil }
+            return relationship
+        }
         self.validatedProperties = entity.allProperties.filter { property in
             if property.isTransient { return false }
             if let attribute = property as? NSAttributeDescription {
@@ -86,6 +94,10 @@ public final class PropertySlots: @unchecked Sendable {
     let storedAttributes: [NSAttributeDescription?]
     /// The value each slot starts with in an inserted object: the attribute's default, or nil.
     let defaultValues: [StoredValue]
+    /// The entity's relationships that are not transient, to-one and to-many (delete rules walk them).
+    let persistentRelationships: [NSRelationshipDescription]
+    /// The slots of attributes whose values may live in external files (a save looks for the files it replaces).
+    let externalStorageSlots: [Int]
     /// The properties whose values can fail validation (mandatory, bounded, patterned or counted), in the entity's
     /// order; saving validates only these.
     let validatedProperties: [NSPropertyDescription]

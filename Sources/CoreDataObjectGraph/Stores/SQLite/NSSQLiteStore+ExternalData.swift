@@ -10,13 +10,13 @@ import SQLiteDatabase
 extension NSSQLiteStore {
     /// The files that `object`'s row refers to in the columns of external-storage attributes: every such column
     /// when `slots` is nil (a delete), else only the columns of those slots (an update).
-    func replacedExternalFiles(of object: NSManagedObject, slots: [Int]?, writer: SaveWriter) throws -> [URL] {
-        guard let url, let table = layout.table(forEntity: object.entity.name) else { return [] }
+    func replacedExternalFiles(of object: NSManagedObject, slots: SlotSet?, writer: SaveWriter) throws -> [URL] {
+        // Most entities have no such attribute: every save of their objects stops here.
+        let external = object.slots.externalStorageSlots
+        guard !external.isEmpty, let url, let table = layout.table(forEntity: object.entity.name) else { return [] }
         let properties = object.slots.properties
-        let candidates = (slots ?? Array(properties.indices)).compactMap { slot -> (slot: Int, column: String)? in
-            guard slot < properties.count, let attribute = properties[slot] as? NSAttributeDescription,
-                  attribute.allowsExternalBinaryDataStorage, !(attribute is NSDerivedAttributeDescription),
-                  let column = layout.columns(forProperty: attribute.name, ofEntity: object.entity.name)?.value else { return nil }
+        let candidates = (slots.map { changed in external.filter(changed.contains) } ?? external).compactMap { slot -> (slot: Int, column: String)? in
+            guard let column = layout.columns(forProperty: properties[slot].name, ofEntity: object.entity.name)?.value else { return nil }
             return (slot, column)
         }
         guard !candidates.isEmpty else { return [] }

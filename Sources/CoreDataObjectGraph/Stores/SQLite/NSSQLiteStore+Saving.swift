@@ -58,7 +58,7 @@ extension NSSQLiteStore {
                     outcome.versions[ObjectIdentifier(object)] = 1
                 }
                 for object in request.updated {
-                    replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots.sorted(), writer: writer)
+                    replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots, writer: writer)
                     if try updateRow(for: object, writer: writer, resolve: resolve, files: &writtenFiles) {
                         outcome.versions[ObjectIdentifier(object)] = object.snapshotVersion + 1
                     } else {
