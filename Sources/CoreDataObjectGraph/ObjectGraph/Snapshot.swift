@@ -35,6 +35,8 @@ public final class PropertySlots: @unchecked Sendable {
     /// Stored properties in slot order.
     public let properties: [NSPropertyDescription]
     private let indexByName: [String: Int]
+    /// The properties' names in slot order (reading a description's `name` is a dynamic call).
+    private let names: [String]
 
     public init(entity: NSEntityDescription) {
         self.entity = entity
@@ -50,6 +52,7 @@ public final class PropertySlots: @unchecked Sendable {
             }
         }
         self.properties = stored
+        self.names = stored.map(\.name)
         self.indexByName = Dictionary(stored.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.storedAttributes = stored.map { property in
             guard let attribute = property as? NSAttributeDescription, !attribute.isTransient else { return nil }
@@ -78,8 +81,8 @@ public final class PropertySlots: @unchecked Sendable {
     public func index(of name: String) -> Int? {
         // Most entities have a handful of stored properties: comparing a few short names costs less than hashing
         // the key (`value(forKey:)` and `setValue(_:forKey:)` come here on every call).
-        if properties.count <= 8 {
-            for index in properties.indices where properties[index].name == name { return index }
+        if names.count <= 8 {
+            for index in names.indices where names[index] == name { return index }
             return nil
         }
         return indexByName[name]
