@@ -10,17 +10,29 @@ extension NSManagedObjectContext {
             // Dictionary rows go back as they are, not boxed into `Any` and cast back one by one.
             return try dictionaryResults(request) as! [T]
         }
+        if request.resultType != .countResultType && request.resultType != .managedObjectIDResultType
+            && request.resultType != .dictionaryResultType {
+            // Objects stay typed as objects: boxing each into `Any` and casting it back cost more than registering it.
+            let objects = try fetchManagedObjects(request)
+            if T.self == NSManagedObject.self { return objects as! [T] }
+            return try objects.map { object in
+                guard let typed = object as? T else { throw Self.resultTypeMismatch(request, object) }
+                return typed
+            }
+        }
         let results = try fetchResults(request)
         var typed: [T] = []
         typed.reserveCapacity(results.count)
         for result in results {
-            guard let value = result as? T else {
-                throw CoreDataError(.persistentStoreOperation,
-                                    "a fetch for \(request.resolvedEntityName ?? "?") returned \(type(of: result)), not \(T.self); set resultType to match")
-            }
+            guard let value = result as? T else { throw Self.resultTypeMismatch(request, result) }
             typed.append(value)
         }
         return typed
+    }
+
+    private static func resultTypeMismatch<T>(_ request: NSFetchRequest<T>, _ result: Any) -> CoreDataError {
+        CoreDataError(.persistentStoreOperation,
+                      "a fetch for \(request.resolvedEntityName ?? "?") returned \(type(of: result)), not \(T.self); set resultType to match")
     }
 
     /// The number of objects a fetch request would return, counted by the store without creating objects.
@@ -33,7 +45,11 @@ extension NSManagedObjectContext {
     }
 
     func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
-        if request.resultType == .dictionaryResultType { return try dictionaryResults(request) }
+        switch request.resultType {
+        case .dictionaryResultType: return try dictionaryResults(request)
+        case .countResultType, .managedObjectIDResultType: break
+        default: return try fetchManagedObjects(request)
+        }
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
         let store = try coordinator.store(for: entity)
@@ -47,40 +63,50 @@ extension NSManagedObjectContext {
             idOnly.includesPropertyValues = false
             return try coordinator.withLock { try store.executeFetch(idOnly) }.map(\.objectID)
         default:
-            if request.fetchBatchSize > 0 {
-                // As Core Data does: every ID at once, values for the first batch; `fetchBatched` does better.
-                var idOnly = fetch
-                idOnly.includesPropertyValues = false
-                let objects = try coordinator.withLock { try store.executeFetch(idOnly) }.map { register($0.objectID, snapshot: nil) }
-                try fulfillFaults(for: Array(objects.prefix(request.fetchBatchSize)))
-                return objects
-            }
-            let rows = try coordinator.withLock { try store.executeFetch(fetch) }
-            var objects: [NSManagedObject] = []
-            objects.reserveCapacity(rows.count)
-            reserveRegistryCapacity(forAdditional: rows.count)
-            let keepsFaults = request.returnsObjectsAsFaults || parent != nil
-            var cachedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
-            if keepsFaults { cachedRows.reserveCapacity(rows.count) }
-            for row in rows {
-                // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
-                let object = register(row.objectID, snapshot: keepsFaults ? nil : row.snapshot)
-                if keepsFaults, let snapshot = row.snapshot, object.storedValues == nil {
-                    cachedRows.append((row.objectID, snapshot))
-                    if parent == nil { object.pendingSnapshot = snapshot }
-                }
-                objects.append(object)
-            }
-            coordinator.rowCache.store(contentsOf: cachedRows)
-            if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
-                try prefetch(keyPaths, for: objects)
-            }
-            if parent != nil && request.includesPendingChanges {
-                return applyingParentChanges(to: objects, entity: entity, predicate: fetch.predicate,
-                                             sortDescriptors: fetch.sortDescriptors, includesSubentities: fetch.includesSubentities)
-            }
+            return try fetchManagedObjects(request)
+        }
+    }
+
+    /// The objects a fetch request matches: registered (uniqued) in this context, as faults or filled.
+    func fetchManagedObjects<T>(_ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
+        assertOnQueue()
+        let (coordinator, entity) = try resolve(request)
+        let store = try coordinator.store(for: entity)
+        let fetch = ResolvedFetch(request, entity: entity)
+        coordinator.statistics.record { $0.fetches += 1 }
+        if request.fetchBatchSize > 0 {
+            // As Core Data does: every ID at once, values for the first batch; `fetchBatched` does better.
+            var idOnly = fetch
+            idOnly.includesPropertyValues = false
+            let objects = try coordinator.withLock { try store.executeFetch(idOnly) }.map { register($0.objectID, snapshot: nil) }
+            try fulfillFaults(for: Array(objects.prefix(request.fetchBatchSize)))
             return objects
         }
+        let rows = try coordinator.withLock { try store.executeFetch(fetch) }
+        var objects: [NSManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        reserveRegistryCapacity(forAdditional: rows.count)
+        let keepsFaults = request.returnsObjectsAsFaults || parent != nil
+        var cachedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
+        if keepsFaults { cachedRows.reserveCapacity(rows.count) }
+        for row in rows {
+            // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
+            let object = register(row.objectID, snapshot: keepsFaults ? nil : row.snapshot)
+            if keepsFaults, let snapshot = row.snapshot, object.storedValues == nil {
+                cachedRows.append((row.objectID, snapshot))
+                if parent == nil { object.pendingSnapshot = snapshot }
+            }
+            objects.append(object)
+        }
+        coordinator.rowCache.store(contentsOf: cachedRows)
+        if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
+            try prefetch(keyPaths, for: objects)
+        }
+        if parent != nil && request.includesPendingChanges {
+            return applyingParentChanges(to: objects, entity: entity, predicate: fetch.predicate,
+                                         sortDescriptors: fetch.sortDescriptors, includesSubentities: fetch.includesSubentities)
+        }
+        return objects
     }
 
     /// The rows of a dictionary fetch: the requested properties and aggregates, computed by the store.

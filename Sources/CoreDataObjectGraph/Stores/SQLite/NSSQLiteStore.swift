@@ -14,7 +14,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var file: SQLiteStoreFile!
     private(set) var layout: StoreLayout!
     private(set) var model: NSManagedObjectModel!
-    private var entitiesByNumber: [Int: NSEntityDescription] = [:]
+    private var entitiesByNumber = EntityNumberTable<NSEntityDescription>()
     private var selectPlans: [String: SelectPlan] = [:]
     /// Compiles predicates and sort descriptors to SQL over this store's layout.
     private(set) var compiler: PredicateSQLCompiler!
@@ -86,7 +86,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         /// Selected columns after `Z_PK, Z_ENT, Z_OPT`.
         var columns: [String]
         /// Per concrete entity number: for each of its slots, how to read it.
-        var decoders: [Int: [SlotDecoder]]
+        var decoders: EntityNumberTable<[SlotDecoder]>
     }
 
     enum SlotDecoder {
@@ -108,7 +108,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             columnIndex[name] = columns.count + 2  // after Z_PK, Z_ENT, Z_OPT
             return columns.count + 2
         }
-        var decoders: [Int: [SlotDecoder]] = [:]
+        var decoders = EntityNumberTable<[SlotDecoder]>()
         for concrete in entity.selfAndDescendants {
             guard let number = layout.numbering[concrete.name] else { continue }
             decoders[number] = coordinator.slots(for: concrete).properties.map { property in
