@@ -43,11 +43,11 @@ final class RowCache: Sendable {
 
     private static func store(_ snapshot: Snapshot, for id: NSManagedObjectID, in state: inout State, capacity: Int) {
         state.tick &+= 1
-        if let cached = state.entries[id], cached.snapshot.version > snapshot.version {
-            state.entries[id]!.tick = state.tick
+        // One hash in the common case (a new row, or a newer version); a newer cached version is put back.
+        if let cached = state.entries.updateValue((snapshot, state.tick), forKey: id), cached.snapshot.version > snapshot.version {
+            state.entries[id] = (cached.snapshot, state.tick)
             return
         }
-        state.entries[id] = (snapshot, state.tick)
         if state.entries.count > capacity { evictOldest(&state, keeping: capacity * 3 / 4) }
     }
 
