@@ -67,7 +67,6 @@ public final class PreparedStringComparison {
 
     /// Whether `text OP constant` holds.
     public func evaluate(_ text: String) throws(PredicateEvaluationError) -> Bool {
-        var text = text
         // Native strings are contiguous UTF-8; a bridged one takes the general path.
         if let decided = text.utf8.withContiguousStorageIfAvailable({ plainResult($0) }), let decided {
             return decided
