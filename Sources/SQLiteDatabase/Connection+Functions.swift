@@ -8,15 +8,6 @@ import Foundation
 
 /// Keeps a custom function's Swift closure alive while SQLite holds it as user data; SQLite's destroy callback
 /// releases it when the function is replaced or the connection closes.
-final class FunctionBox {
-    let body: ([SQLiteValue]) throws -> SQLiteValue
-
-    init(body: @escaping ([SQLiteValue]) throws -> SQLiteValue) {
-        self.body = body
-    }
-}
-
-/// Keeps a raw function's closure alive while SQLite holds it, as ``FunctionBox`` does.
 final class RawFunctionBox {
     let body: (FunctionCall) throws -> SQLiteValue
 
@@ -59,35 +50,8 @@ extension Connection {
         name: String, argumentCount: Int = -1, deterministic: Bool = false,
         body: @escaping ([SQLiteValue]) throws -> SQLiteValue
     ) throws(SQLiteError) {
-        let box = Unmanaged.passRetained(FunctionBox(body: body)).toOpaque()
-        let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
-        let code = sqlite3_create_function_v2(
-            handle, name, Int32(clamping: argumentCount), flags, box,
-            { context, count, arguments in
-                let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-                var values: [SQLiteValue] = []
-                values.reserveCapacity(Int(count))
-                for index in 0..<Int(count) {
-                    values.append(Connection.value(of: arguments?[index]))
-                }
-                do {
-                    Connection.setResult(try box.body(values), of: context)
-                } catch let error as SQLiteError {
-                    sqlite3_result_error(context, error.message, -1)
-                    sqlite3_result_error_code(context, error.extendedResultCode)
-                } catch {
-                    sqlite3_result_error(context, String(describing: error), -1)
-                }
-            },
-            nil, nil,
-            // SQLite calls this when the function is replaced, the connection closes, or registration fails.
-            { box in
-                if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() }
-            })
-        guard code == SQLITE_OK else {
-            throw SQLiteError(
-                resultCode: code, message: "cannot create SQL function \(name)/\(argumentCount): "
-                    + String(cString: sqlite3_errmsg(handle)), path: path)
+        try createRawFunction(name: name, argumentCount: argumentCount, deterministic: deterministic) { call in
+            try body((0..<call.argumentCount).map(call.value(at:)))
         }
     }
 
