@@ -126,6 +126,30 @@ struct FaultingTests {
         #expect(logged.count == 2, "\(logged)")
     }
 
+    @Test func prefetchedDestinationsKeepTheirRowsWhenTheRowCacheIsSmaller() throws {
+        // A row cache of 4 snapshots cannot hold the prefetched ingredients; their faults keep their own rows, so
+        // reading every ingredient still costs no statement beyond the fetch and the prefetch.
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model, rowCacheCapacity: 4)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: url, options: [NSReadOnlyPersistentStoreOption: true])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let (logged, names) = try context.performAndWait {
+            var names: [String] = []
+            let logged = try statements(for: url) {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+                request.relationshipKeyPathsForPrefetching = ["ingredients"]
+                for recipe in try context.fetch(request) {
+                    let ingredients = try #require(recipe.value(forKey: "ingredients") as? [NSManagedObject])
+                    names += ingredients.compactMap { $0.value(forKey: "name") as? String }
+                }
+            }
+            return (logged, names)
+        }
+        #expect(names.count > 8, "more ingredients than the row cache holds")
+        #expect(logged.count == 2, "\(logged)")
+    }
+
     @Test func refreshAndResetTurnObjectsIntoFaults() throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore()
         let stack = try TestStack(storeURL: url, model: model)

@@ -162,17 +162,30 @@ extension NSManagedObjectContext {
                     let result = try coordinator.withLock {
                         try store.prefetchToMany(relationship, sourceIDs: sources.map(\.objectID))
                     }
+                    coordinator.rowCache.store(contentsOf: result.snapshots.map { ($0.key, $0.value) })
+                    var prefetched: [NSManagedObjectID: NSManagedObject] = [:]
+                    for (id, snapshot) in result.snapshots {
+                        let destination = register(id, snapshot: nil)
+                        // The fault keeps its prefetched row, as a fetched fault does: the row cache is an LRU, and
+                        // a large prefetch would otherwise be evicted before it is read (one SELECT per object).
+                        if parent == nil, destination.storedValues == nil { destination.pendingSnapshot = snapshot }
+                        prefetched[id] = destination
+                        destinations.append(destination)
+                    }
                     for source in sources {
                         let ids = result.destinations[source.objectID] ?? []
                         source.toMany[name] = ToManyIDs(ids)
-                    }
-                    for (id, snapshot) in result.snapshots {
-                        coordinator.rowCache.store(snapshot, for: id)
-                        destinations.append(register(id, snapshot: nil))
+                        source.prefetchedDestinations += ids.compactMap { prefetched[$0] }
                     }
                 } else {
                     try fulfillFaults(for: group)
-                    let targets = group.compactMap { $0.objectIDForToOne(name) }.map { self.object(with: $0) }
+                    var targets: [NSManagedObject] = []
+                    for source in group {
+                        guard let id = source.objectIDForToOne(name) else { continue }
+                        let target = self.object(with: id)
+                        source.prefetchedDestinations.append(target)
+                        targets.append(target)
+                    }
                     try fulfillFaults(for: targets.filter(\.isFault))
                     destinations += targets
                 }

@@ -60,6 +60,12 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
 
+    deinit {
+        // Prefetched destinations can form cycles between objects (as fulfilled relationships do in Core Data, where
+        // `reset()` breaks them); a context that goes away breaks them for its objects.
+        for entry in registry.values { entry.object?.prefetchedDestinations.removeAll() }
+    }
+
     // MARK: Concurrency
 
     /// Runs `block` on the context's queue, asynchronously.
