@@ -258,6 +258,10 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         guard let coordinator = persistentStoreCoordinator else { return }
         var missing: [NSManagedObjectID] = []
         for object in objects where object.isFault {
+            if parent == nil, let pending = object.pendingSnapshot {
+                object.fill(from: pending)  // the row its fetch read
+                continue
+            }
             if let snapshot = coordinator.rowCache.snapshot(for: object.objectID) {
                 object.fill(from: snapshot)
             } else {
