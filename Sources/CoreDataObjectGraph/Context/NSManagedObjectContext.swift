@@ -257,7 +257,9 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     public func fulfillFaults(for objects: [NSManagedObject]) throws {
         guard let coordinator = persistentStoreCoordinator else { return }
         var missing: [NSManagedObjectID] = []
-        for object in objects where object.isFault {
+        var seen = Set<ObjectIdentifier>()
+        // The same object may come many times (the chef of every recipe of a to-one prefetch): query it once.
+        for object in objects where object.isFault && seen.insert(ObjectIdentifier(object)).inserted {
             if parent == nil, let pending = object.pendingSnapshot {
                 object.fill(from: pending)  // the row its fetch read
                 continue
