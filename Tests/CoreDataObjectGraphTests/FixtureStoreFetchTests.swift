@@ -41,6 +41,36 @@ struct FixtureStoreFetchTests {
         }
     }
 
+    @Test("dictionary results hold the objects' values", arguments: storesWithCache)
+    func dictionaryResultsAgreeWithObjects(relativePath: String) throws {
+        let copy = try Fixtures.copy(relativePath)
+        let model = try #require(try SQLiteStoreFile(path: copy.path).cachedModel())
+        let stack = try TestStack(storeURL: copy, model: model)
+        try stack.context.performAndWait {
+            for entity in model.entities {
+                let attributes = entity.allProperties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }
+                guard !attributes.isEmpty else { continue }
+                let objectsRequest = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                objectsRequest.includesSubentities = false
+                let objects = try stack.context.fetch(objectsRequest)
+                let rowsRequest = NSFetchRequest<[String: Any]>(entityName: entity.name)
+                rowsRequest.includesSubentities = false
+                rowsRequest.resultType = .dictionaryResultType
+                rowsRequest.propertiesToFetch = attributes.map(\.name)
+                let rows = try stack.context.fetch(rowsRequest)
+                #expect(rows.count == objects.count, "\(entity.name) rows")
+                for (object, row) in zip(objects, rows) {
+                    for attribute in attributes {
+                        // A value kept in an external file reads as nil from a dictionary; the object resolves it.
+                        guard let expected = object.attributeValue(forKey: attribute.name) else { continue }
+                        let actual = row[attribute.name].flatMap { try? AttributeValue(dictionaryValue: $0) }
+                        #expect(actual == expected, "\(entity.name).\(attribute.name) of \(object.objectID): \(String(describing: row[attribute.name]))")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func toOneAndToManyRelationshipsResolve() throws {
         let copy = try Fixtures.copy("stores/coredataplus-inheritance-constraints/SampleModel_V1.sqlite")
         let model = try #require(try SQLiteStoreFile(path: copy.path).cachedModel())
@@ -121,6 +151,25 @@ enum HandDecoding {
             return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
         case (.binaryDataAttributeType, .blob(let b)), (.transformableAttributeType, .blob(let b)): return .data(Data(b))
         default: return nil
+        }
+    }
+}
+
+extension AttributeValue {
+    /// The typed form of a dictionary result's value (the `Any` that `anyValue` gives back).
+    init(dictionaryValue value: Any) throws {
+        switch value {
+        case let v as Int64: self = .integer(v)
+        case let v as Double: self = .double(v)
+        case let v as Float: self = .float(v)
+        case let v as Decimal: self = .decimal(v)
+        case let v as String: self = .string(v)
+        case let v as Bool: self = .boolean(v)
+        case let v as Date: self = .date(v)
+        case let v as Data: self = .data(v)
+        case let v as UUID: self = .uuid(v)
+        case let v as URL: self = .uri(v)
+        default: throw CocoaError(.coderInvalidValue)
         }
     }
 }

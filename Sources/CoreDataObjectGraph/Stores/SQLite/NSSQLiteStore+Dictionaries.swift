@@ -95,11 +95,7 @@ extension NSSQLiteStore {
             guard let sql = keyPathSQL[path], let attribute = Self.attribute(atKeyPath: path, from: entity) else {
                 throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no attribute at key path \(path)")
             }
-            let type = attribute.attributeType
-            return SelectedColumn(name: name, sql: sql) { row, index in
-                if case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: attribute, type: type) { return value.anyValue }
-                return nil
-            }
+            return SelectedColumn(name: name, sql: sql, decode: Self.valueDecoder(for: attribute))
         case .expression(let name, let expression, let resultType):
             return try expressionColumn(expression, entity: entity, name: name, resultType: resultType)
         }
@@ -110,13 +106,7 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
         }
         if let attribute = property as? NSAttributeDescription {
-            let type = attribute.attributeType
-            return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
-                switch SQLiteColumnDecoding.decode(row, at: index, as: attribute, type: type) {
-                case .attribute(let value): return value.anyValue
-                default: return nil
-                }
-            }
+            return SelectedColumn(name: name, sql: "t0.\(columns.value)", decode: Self.valueDecoder(for: attribute))
         }
         guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) cannot be fetched as a dictionary value")
@@ -125,6 +115,31 @@ extension NSSQLiteStore {
         let storeIdentifier = identifier
         return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
             NSManagedObjectID(entity: destination, storeIdentifier: storeIdentifier, primaryKey: row.int64(at: index))
+        }
+    }
+
+    /// Reads a column of `attribute` as the `Any` a dictionary result holds. The common types, stored in the column's
+    /// usual storage class, are read directly; everything else goes through `SQLiteColumnDecoding`, which also
+    /// converts values of another storage class, so both paths give the same value.
+    static func valueDecoder(for attribute: NSAttributeDescription) -> (borrowing Row, Int) -> Any? {
+        let type = attribute.attributeType
+        let general: (borrowing Row, Int) -> Any? = { row, index in
+            if case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: attribute, type: type) { return value.anyValue }
+            return nil
+        }
+        switch type {
+        case .stringAttributeType:
+            return { row, index in row.columnType(at: index) == .text ? row.string(at: index) : general(row, index) }
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            return { row, index in row.columnType(at: index) == .integer ? row.int64(at: index) : general(row, index) }
+        case .doubleAttributeType:
+            return { row, index in row.columnType(at: index) == .real ? row.double(at: index) : general(row, index) }
+        case .dateAttributeType:
+            return { row, index in
+                row.columnType(at: index) == .real ? Date(timeIntervalSinceReferenceDate: row.double(at: index)) : general(row, index)
+            }
+        default:
+            return general
         }
     }
 
