@@ -54,7 +54,7 @@ public final class PropertySlots: @unchecked Sendable {
     public func index(of name: String) -> Int? {
         // Most entities have a handful of stored properties: comparing a few short names costs less than hashing
         // the key (`value(forKey:)` and `setValue(_:forKey:)` come here on every call).
-        if names.count <= 8 {
+        if names.count <= 12 {
             for index in names.indices where names[index] == name { return index }
             return nil
         }
