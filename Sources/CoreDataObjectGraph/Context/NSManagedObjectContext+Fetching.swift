@@ -6,12 +6,13 @@ extension NSManagedObjectContext {
     /// Executes a fetch request: managed objects (faults whose values wait in the row cache, unless
     /// `returnsObjectsAsFaults` is false), object IDs, dictionaries, or a count, as `resultType` says.
     public func fetch<T: NSFetchRequestResult>(_ request: NSFetchRequest<T>) throws -> [T] {
-        if request.resultType == .dictionaryResultType, T.self == [String: Any].self {
+        switch request.resultType {
+        case .dictionaryResultType where T.self == [String: Any].self:
             // Dictionary rows go back as they are, not boxed into `Any` and cast back one by one.
             return try dictionaryResults(request) as! [T]
-        }
-        if request.resultType != .countResultType && request.resultType != .managedObjectIDResultType
-            && request.resultType != .dictionaryResultType {
+        case .dictionaryResultType, .countResultType, .managedObjectIDResultType:
+            break
+        default:
             // Objects stay typed as objects: boxing each into `Any` and casting it back cost more than registering it.
             let objects = try fetchManagedObjects(request)
             if T.self == NSManagedObject.self { return objects as! [T] }
@@ -46,21 +47,17 @@ extension NSManagedObjectContext {
 
     func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
         switch request.resultType {
-        case .dictionaryResultType: return try dictionaryResults(request)
-        case .countResultType, .managedObjectIDResultType: break
-        default: return try fetchManagedObjects(request)
-        }
-        assertOnQueue()
-        let (coordinator, entity) = try resolve(request)
-        let store = try coordinator.store(for: entity)
-        let fetch = ResolvedFetch(request, entity: entity)
-        coordinator.statistics.record { $0.fetches += 1 }
-        switch request.resultType {
+        case .dictionaryResultType:
+            return try dictionaryResults(request)
         case .countResultType:
-            return [NSNumber(value: try coordinator.withLock { try store.executeCount(fetch) })]
+            return [NSNumber(value: try count(for: request))]
         case .managedObjectIDResultType:
-            var idOnly = fetch
+            assertOnQueue()
+            let (coordinator, entity) = try resolve(request)
+            let store = try coordinator.store(for: entity)
+            var idOnly = ResolvedFetch(request, entity: entity)
             idOnly.includesPropertyValues = false
+            coordinator.statistics.record { $0.fetches += 1 }
             return try coordinator.withLock { try store.executeFetch(idOnly) }.map(\.objectID)
         default:
             return try fetchManagedObjects(request)

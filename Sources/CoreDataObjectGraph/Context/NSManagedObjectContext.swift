@@ -222,17 +222,12 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         }
         let id = object.objectID
         // Each path records its counters under one lock: firing a fault is a hot path.
-        if let pending = object.pendingSnapshot, parent == nil {
-            // The fetch that registered the object kept its row: a cache hit that no eviction can lose.
-            coordinator.statistics.record { $0.faultsFired += 1; $0.rowCacheHits += 1 }
-            object.fill(from: pending)
-            return
-        }
         if valuesFromParent(for: object) {
             coordinator.statistics.record { $0.faultsFired += 1 }
             return
         }
         if let pending = object.pendingSnapshot {
+            // The fetch that registered the object kept its row: a cache hit that no eviction can lose.
             coordinator.statistics.record { $0.faultsFired += 1; $0.rowCacheHits += 1 }
             object.fill(from: pending)
             return
