@@ -172,7 +172,7 @@ extension NSManagedObjectContext {
                     for source in sources {
                         let ids = result.destinations[source.objectID] ?? []
                         source.toMany[name] = ToManyIDs(ids)
-                        source.prefetchedDestinations += ids.compactMap { prefetched[$0] }
+                        source.prefetchedDestinations[name] = ids.compactMap { prefetched[$0] }
                     }
                 } else {
                     try fulfillFaults(for: group)
@@ -180,7 +180,7 @@ extension NSManagedObjectContext {
                     for source in group {
                         guard let id = source.objectIDForToOne(name) else { continue }
                         let target = self.object(with: id)
-                        source.prefetchedDestinations.append(target)
+                        source.prefetchedDestinations[name] = [target]
                         targets.append(target)
                     }
                     try fulfillFaults(for: targets.filter(\.isFault))

@@ -33,10 +33,11 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     var changeOrder = 0
     /// Which of its context's `TrackedObjects` sets hold the object (bits of `TrackedObjects.Membership`).
     final var trackingMarks: UInt8 = 0
-    /// Destinations a fetch prefetched through this object's relationships, kept alive with it as Core Data's
-    /// fulfilled relationships keep theirs: their rows wait in them, so reading them needs no query even after the
-    /// row cache has moved on. Released when the object turns back into a fault.
-    final var prefetchedDestinations: [NSManagedObject] = []
+    /// Destinations a fetch prefetched through this object's relationships, by relationship name, kept alive with it
+    /// as Core Data's fulfilled relationships keep theirs: their rows wait in them, so reading them needs no query
+    /// even after the row cache has moved on. A later prefetch of the same relationship replaces its entry; all are
+    /// released when the object turns back into a fault.
+    final var prefetchedDestinations: [String: [NSManagedObject]] = [:]
 
     /// Creates an object for `entity`; contexts create objects through `object(with:)` and fetches.
     public required init(entity: NSEntityDescription, objectID: NSManagedObjectID, context: NSManagedObjectContext?,
