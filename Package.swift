@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CReadline", pkgConfig: "readline", providers: [.apt(["libreadline-dev"])]),
+        // The one Swift runtime entry point the object registry needs (`swift_tryRetain`), behind a C shim.
+        .systemLibrary(name: "CSwiftRuntime"),
 
         // MARK: Building blocks with no Core Data meaning (swift-collections: one module per capability).
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"], swiftSettings: strictSettings),
@@ -51,7 +53,7 @@ let package = Package(
         .target(
             name: "CoreDataObjectGraph",
             dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "Predicates", "KeyValueCoding", "PropertyListCoding",
-                           "UndoManagement"],
+                           "UndoManagement", "CSwiftRuntime"],
             swiftSettings: strictSettings),
 
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).

@@ -19,7 +19,7 @@ extension NSManagedObjectContext {
         object.managedObjectContext = self
         if object.storedValues == nil { object.storedValues = object.slots.defaultValues }
         object.changes.isInserted = true
-        registry[object.objectID] = WeakObject(object)
+        registry.insert(object, for: object.objectID)
         trackChange(of: object)
         unpostedChanges.insert(object)
         if undoManager != nil {

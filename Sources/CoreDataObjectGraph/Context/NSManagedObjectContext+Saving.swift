@@ -122,7 +122,7 @@ extension NSManagedObjectContext {
         registry.removeValue(forKey: object.objectID)
         if object.changes.temporaryID == nil { object.changes.temporaryID = object.objectID }
         object.objectID = id
-        registry[id] = WeakObject(object)
+        registry.insert(object, for: id)
     }
 }
 

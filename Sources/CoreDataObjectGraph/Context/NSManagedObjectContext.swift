@@ -29,9 +29,9 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         didSet { if let parent { persistentStoreCoordinator = parent.persistentStoreCoordinator } }
     }
 
-    /// Registered objects, held weakly: an object nobody references leaves the context (Core Data keeps only
+    /// Registered objects, not kept alive: an object nobody references leaves the context (Core Data keeps only
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
-    var registry: [NSManagedObjectID: WeakObject] = [:]
+    let registry = ObjectRegistry()
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
     var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.
@@ -40,10 +40,6 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     var changeCount = 0
     /// Deleted objects whose delete rules have not been applied yet.
     var pendingDeletions: [NSManagedObject] = []
-    /// Registered objects that have been deallocated since the last sweep (counted from any thread by their
-    /// `deinit`): the registry is swept when they could make up half of it, so a large fetch whose objects are all
-    /// alive never pays for a sweep.
-    let deallocatedObjects = Atomic<Int>(0)
     /// The class and slots of the entity whose object was created last: fetches create many objects of one entity
     /// in a row, and finding them costs two locks and a walk up the entity's ancestors.
     private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
@@ -63,7 +59,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     deinit {
         // Prefetched destinations can form cycles between objects (as fulfilled relationships do in Core Data, where
         // `reset()` breaks them); a context that goes away breaks them for its objects.
-        for entry in registry.values { entry.object?.prefetchedDestinations.removeAll() }
+        for object in registry.liveObjects { object.prefetchedDestinations.removeAll() }
     }
 
     // MARK: Concurrency
@@ -106,7 +102,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// The object for `objectID`: the registered one, or a new fault (no store access).
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         assertOnQueue()
-        if let existing = registry[objectID]?.object { return existing }
+        if let existing = registry.object(for: objectID) { return existing }
         return register(objectID, snapshot: nil)
     }
 
@@ -122,18 +118,18 @@ public final class NSManagedObjectContext: @unchecked Sendable {
 
     /// The registered objects that are still alive.
     public var registeredObjects: Set<NSManagedObject> {
-        Set(registry.values.compactMap(\.object))
+        Set(registry.liveObjects)
     }
 
     /// The registered object for an ID, without creating one.
     public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
-        registry[objectID]?.object
+        registry.object(for: objectID)
     }
 
     /// Registers an object for an ID, filling it from `snapshot` when given.
     @discardableResult
     func register(_ objectID: NSManagedObjectID, snapshot: Snapshot?) -> NSManagedObject {
-        if let existing = registry[objectID]?.object {
+        if let existing = registry.object(for: objectID) {
             if existing.storedValues == nil, let snapshot { existing.fill(from: snapshot) }
             return existing
         }
@@ -143,15 +139,13 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         let (type, slots) = objectShape(for: objectID.entity, coordinator: coordinator)
         let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: slots)
         if let snapshot { object.fill(from: snapshot) }
-        registry[objectID] = WeakObject(object)
-        // Sweeping once the dead entries could be half the registry keeps registration amortised O(1).
-        if registry.count > 5_000, deallocatedObjects.load(ordering: .relaxed) * 2 > registry.count { sweepRegistry() }
+        registry.insert(object, for: objectID)
         return object
     }
 
     /// Makes room for `count` more registrations (a fetch knows how many objects it is about to register).
     func reserveRegistryCapacity(forAdditional count: Int) {
-        registry.reserveCapacity(registry.count + count)
+        registry.reserveCapacity(forAdditional: count)
     }
 
 
@@ -168,12 +162,6 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         return (type, slots)
     }
 
-    /// Drops the entries of objects that no longer exist.
-    private func sweepRegistry() {
-        deallocatedObjects.store(0, ordering: .relaxed)
-        registry = registry.filter { $0.value.object != nil }
-    }
-
     /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values
     /// from the store when `mergeChanges` is true.
     public func refresh(_ object: NSManagedObject, mergeChanges: Bool) {
@@ -188,7 +176,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// turn back into faults (their next use reads the store's current values), and objects with changes keep them.
     public func refreshAllObjects() {
         assertOnQueue()
-        for object in registry.values.compactMap(\.object) where !object.hasChanges {
+        for object in registry.liveObjects where !object.hasChanges {
             refresh(object, mergeChanges: false)
         }
     }
@@ -196,7 +184,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// Forgets every registered object: they become inaccessible, and the next access fetches again.
     public func reset() {
         changedObjects.removeAll()
-        for object in registry.values.compactMap(\.object) {
+        for object in registry.liveObjects {
             object.turnIntoFault()
             object.managedObjectContext = nil
         }
@@ -272,7 +260,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
             let snapshots = try coordinator.withLock { try store.snapshots(for: ids) }
             for (id, snapshot) in snapshots {
                 coordinator.rowCache.store(snapshot, for: id)
-                registry[id]?.object?.fill(from: snapshot)
+                registry.object(for: id)?.fill(from: snapshot)
             }
         }
         coordinator.statistics.record { $0.faultsFired += missing.count }
@@ -302,8 +290,3 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     }
 }
 
-/// A weak reference to a registered object.
-struct WeakObject {
-    weak var object: NSManagedObject?
-    init(_ object: NSManagedObject? = nil) { self.object = object }
-}

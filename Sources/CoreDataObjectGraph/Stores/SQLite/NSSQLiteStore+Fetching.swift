@@ -9,10 +9,11 @@ extension NSSQLiteStore: RowStore {
         let selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + (fetch.includesPropertyValues ? plan.columns.map { "t0.\($0)" } : []))
         let query = try FetchQuery(store: self, fetch: fetch, table: plan.table)
         let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.name) t0\(query.joins)\(query.whereClause)\(query.orderBy())\(query.limitClause)"
+        let decoder = rowDecoder(plan: plan, withValues: fetch.includesPropertyValues)
         return try run(sql, query.bindings) { statement in
             var rows: [FetchedRow] = []
             try statement.forEachRow { row in
-                rows.append(try decodeRow(row, plan: plan, withValues: fetch.includesPropertyValues))
+                rows.append(try decoder.decode(row))
             }
             return rows
         }
@@ -41,6 +42,7 @@ extension NSSQLiteStore: RowStore {
         for (rootName, group) in byRoot {
             guard let root = model.entitiesByName[rootName] else { continue }
             let plan = try selectPlan(for: root)
+            let decoder = rowDecoder(plan: plan, withValues: true)
             // SQLite limits bound parameters; stay well under the default 32,766.
             for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }) {
                 let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
@@ -48,7 +50,7 @@ extension NSSQLiteStore: RowStore {
                 let sql = "SELECT \(columns) FROM \(plan.table.name) t0 WHERE t0.Z_PK IN (\(placeholders))"
                 try run(sql, chunk.map { .integer($0.primaryKey) }) { statement in
                     try statement.forEachRow { row in
-                        let fetched = try decodeRow(row, plan: plan, withValues: true)
+                        let fetched = try decoder.decode(row)
                         if let snapshot = fetched.snapshot { result[fetched.objectID] = snapshot }
                     }
                 }

@@ -30,9 +30,10 @@ extension NSSQLiteStore {
                 throw CoreDataError(.persistentStoreOperation, "\(source.name).\(relationship.name) has no inverse to prefetch through")
             }
             let sourcesByKey = Dictionary(chunk.map { ($0.primaryKey, $0) }, uniquingKeysWith: { first, _ in first })
+            let decoder = rowDecoder(plan: plan, withValues: true)
             try run(sql, chunk.map { .integer($0.primaryKey) }) { statement in
                 try statement.forEachRow { row in
-                    let fetched = try decodeRow(row, plan: plan, withValues: true)
+                    let fetched = try decoder.decode(row)
                     guard let owner = sourcesByKey[row.int64(at: sourceColumnIndex)] else { return }
                     result.destinations[owner, default: []].append(fetched.objectID)
                     if let snapshot = fetched.snapshot { result.snapshots[fetched.objectID] = snapshot }

@@ -54,11 +54,12 @@ extension NSSQLiteStore {
         var whereClause = query.whereClause
         if !extra.isEmpty { whereClause += (whereClause.isEmpty ? " WHERE " : " AND ") + "(\(extra))" }
         let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.name) t0\(query.joins)\(whereClause)\(query.orderBy(reversed: reversed))\(query.limitClause)"
+        let decoder = rowDecoder(plan: plan, withValues: true)
         var window = try run(sql, query.bindings + extraBindings) { statement in
             var rows: [FetchedRow] = []
             var boundaries: [SortBoundary] = []
             try statement.forEachRow { row in
-                rows.append(try decodeRow(row, plan: plan, withValues: true))
+                rows.append(try decoder.decode(row))
                 boundaries.append(SortBoundary(keys: sortColumns.indices.map { row.value(at: keyOffset + $0) }, primaryKey: row.int64(at: 0)))
             }
             return FetchWindow(rows: rows, first: boundaries.first, last: boundaries.last)

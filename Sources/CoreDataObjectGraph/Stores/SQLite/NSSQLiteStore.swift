@@ -87,12 +87,9 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         var columns: [String]
         /// Per concrete entity number: for each of its slots, how to read it.
         var decoders: EntityNumberTable<[SlotDecoder]>
-    }
-
-    enum SlotDecoder {
-        case attribute(column: Int, NSAttributeDescription, NSAttributeType)
-        case toOne(keyColumn: Int, entityNumberColumn: Int?, destination: NSEntityDescription)
-        case unmapped
+        /// The descriptions the decoders point to without retaining them (properties, destination entities), kept
+        /// alive as long as the plan.
+        var describedObjects: [AnyObject]
     }
 
     func selectPlan(for entity: NSEntityDescription) throws -> SelectPlan {
@@ -109,12 +106,16 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             return columns.count + 2
         }
         var decoders = EntityNumberTable<[SlotDecoder]>()
+        var describedObjects: [AnyObject] = []
         for concrete in entity.selfAndDescendants {
             guard let number = layout.numbering[concrete.name] else { continue }
-            decoders[number] = coordinator.slots(for: concrete).properties.map { property in
+            let properties = coordinator.slots(for: concrete).properties
+            describedObjects += properties
+            describedObjects += properties.compactMap { ($0 as? NSRelationshipDescription)?.destinationEntity }
+            decoders[number] = properties.map { property in
                 guard let mapped = layout.columns(forProperty: property.name, ofEntity: concrete.name) else { return .unmapped }
                 if let attribute = property as? NSAttributeDescription {
-                    return .attribute(column: column(mapped.value), attribute, attribute.attributeType)
+                    return .attribute(column: column(mapped.value), attribute)
                 }
                 guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
                     return .unmapped
@@ -122,43 +123,16 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
                 return .toOne(keyColumn: column(mapped.value), entityNumberColumn: mapped.entityNumber.map(column), destination: destination)
             }
         }
-        let plan = SelectPlan(table: table, columns: columns, decoders: decoders)
+        let plan = SelectPlan(table: table, columns: columns, decoders: decoders, describedObjects: describedObjects)
         selectPlans[entity.name] = plan
         return plan
     }
 
-    /// Decodes the current row of a statement selected with `plan` into an object ID and, optionally, a snapshot.
-    func decodeRow(_ row: borrowing Row, plan: SelectPlan, withValues: Bool) throws -> FetchedRow {
-        let primaryKey = row.int64(at: 0)
-        let number = Int(row.int64(at: 1))
-        guard let concrete = entitiesByNumber[number] else {
-            throw CoreDataError(.persistentStoreOperation,
-                                "\(url?.path ?? ""): row \(primaryKey) of \(plan.table.name) has Z_ENT \(number), which the model does not know")
-        }
-        let id = NSManagedObjectID(entity: concrete, storeIdentifier: identifier, primaryKey: primaryKey)
-        guard withValues, let decoders = plan.decoders[number] else { return FetchedRow(objectID: id, snapshot: nil) }
-        var values: [StoredValue] = []
-        values.reserveCapacity(decoders.count)
-        for decoder in decoders {
-            switch decoder {
-            case .attribute(let column, let attribute, let type):
-                values.append(SQLiteColumnDecoding.decode(row, at: column, as: attribute, type: type))
-            case .toOne(let keyColumn, let entityNumberColumn, let destination):
-                if row.isNull(at: keyColumn) {
-                    values.append(.null)
-                } else {
-                    var target = destination
-                    if let entityNumberColumn, !row.isNull(at: entityNumberColumn),
-                       let concreteDestination = entitiesByNumber[Int(row.int64(at: entityNumberColumn))] {
-                        target = concreteDestination
-                    }
-                    values.append(.toOne(NSManagedObjectID(entity: target, storeIdentifier: identifier, primaryKey: row.int64(at: keyColumn))))
-                }
-            case .unmapped:
-                values.append(.null)
-            }
-        }
-        return FetchedRow(objectID: id, snapshot: Snapshot(values: values, version: row.int64(at: 2)))
+    /// A decoder for the rows of one statement selected with `plan`: the store's entity numbers and identifier are
+    /// read once per statement, not once per row.
+    func rowDecoder(plan: SelectPlan, withValues: Bool) -> RowDecoder {
+        RowDecoder(plan: plan, entities: entitiesByNumber, storeIdentifier: identifier, withValues: withValues,
+                   storePath: url?.path ?? "")
     }
 }
 

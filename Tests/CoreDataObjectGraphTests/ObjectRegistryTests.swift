@@ -1,0 +1,138 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import CoreDataSQLiteFormat
+import CoreDataTestSupport
+import Dispatch
+import Foundation
+import Testing
+
+/// The context's registry holds objects without keeping them alive: each object removes its own entry when it goes
+/// away, on whatever thread releases it last, and a lookup never revives an object whose deinitialisation has begun.
+@Suite(.serialized)
+struct ObjectRegistryTests {
+    /// Looks its own ID up in its context while it is being deinitialised, and may make a new object take the ID.
+    final class Probe: NSManagedObject {
+        nonisolated(unsafe) static var lookupsDuringDeinit: [Bool] = []
+        nonisolated(unsafe) static var replacements: [NSManagedObject] = []
+        nonisolated(unsafe) static var replaceDuringDeinit = false
+
+        deinit {
+            guard let context = managedObjectContext else { return }
+            Self.lookupsDuringDeinit.append(context.registeredObject(for: objectID) != nil)
+            if Self.replaceDuringDeinit {
+                // A new fault takes the ID while this object is still finishing; its entry must survive us. Kept
+                // alive here, or its own deinit would replace it in turn without end.
+                Self.replacements.append(context.object(with: objectID))
+            }
+        }
+    }
+
+    /// A store with `count` objects of `entityName`; entity "RegistryProbe" gets the `Probe` subclass.
+    private func probesStack(count: Int, entityName: String = "RegistryProbe") throws -> TestStack {
+        let entity = NSEntityDescription(name: entityName)
+        entity.setProperties([NSAttributeDescription(name: "number", type: .integer64AttributeType)])
+        let model = NSManagedObjectModel(entities: [entity])
+        let url = try TemporaryDirectory.make().appendingPathComponent("Probes.sqlite")
+        try SQLiteStoreCreator.createStore(at: url, model: model)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            for number in 0..<count {
+                NSEntityDescription.insertNewObject(forEntityName: entityName, into: stack.context).setValue(Int64(number), forKey: "number")
+            }
+            try stack.context.save()
+            stack.context.reset()
+        }
+        NSManagedObject.register(Probe.self, forEntityName: "RegistryProbe")
+        return stack
+    }
+
+    @Test func anObjectNobodyHoldsLeavesItsContext() throws {
+        let stack = try probesStack(count: 3)
+        try stack.context.performAndWait {
+            var ids: [NSManagedObjectID] = []
+            do {
+                let objects = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryProbe"))
+                ids = objects.map(\.objectID)
+                #expect(ids.allSatisfy { stack.context.registeredObject(for: $0) != nil })
+                #expect(stack.context.registeredObjects.count == 3)
+            }
+            #expect(ids.count == 3)
+            #expect(ids.allSatisfy { stack.context.registeredObject(for: $0) == nil }, "released objects are forgotten")
+            #expect(stack.context.registeredObjects.isEmpty)
+        }
+    }
+
+    @Test func aDeinitialisingObjectIsNeverFoundAndItsReplacementSurvivesIt() throws {
+        let stack = try probesStack(count: 2)
+        Probe.lookupsDuringDeinit = []
+        Probe.replacements = []
+        Probe.replaceDuringDeinit = true
+        defer {
+            Probe.replaceDuringDeinit = false
+            Probe.replacements = []
+        }
+        try stack.context.performAndWait {
+            var ids: [NSManagedObjectID] = []
+            do {
+                let objects = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryProbe"))
+                #expect(objects.allSatisfy { $0 is Probe })
+                ids = objects.map(\.objectID)
+            }
+            #expect(Probe.lookupsDuringDeinit == [false, false], "a lookup during deinit does not revive the object")
+            Probe.replaceDuringDeinit = false
+            #expect(Set(Probe.replacements.map(\.objectID)) == Set(ids))
+            for replacement in Probe.replacements {
+                #expect(stack.context.registeredObject(for: replacement.objectID) === replacement,
+                        "the dying object's deinit left its replacement's entry alone")
+            }
+            Probe.replacements = []
+            #expect(ids.allSatisfy { stack.context.registeredObject(for: $0) == nil }, "released replacements are forgotten")
+            // Uniquing still holds afterwards: one object per ID, with its values.
+            let again = stack.context.object(with: ids[0])
+            #expect(stack.context.object(with: ids[0]) === again)
+            #expect(again.value(forKey: "number") as? Int64 != nil)
+        }
+    }
+
+    @Test func objectsReleasedOnOtherThreadsWhileTheContextLooksThemUp() throws {
+        // A plain entity: `Probe`'s deinit would record from two threads at once.
+        let stack = try probesStack(count: 200, entityName: "RegistryPlain")
+        let ids = try stack.context.performAndWait {
+            try stack.context.fetch(NSFetchRequest<NSManagedObjectID>(entityName: "RegistryPlain").withResultType(.managedObjectIDResultType))
+        }
+        // Objects are not Sendable; this box breaks the rule on purpose, as a careless caller would, to prove that a
+        // last release on another thread cannot corrupt the registry.
+        final class Handoff: @unchecked Sendable { var objects: [NSManagedObject] = [] }
+        for _ in 0..<20 {
+            let handoff = Handoff()
+            stack.context.performAndWait {
+                handoff.objects = ids.map { stack.context.object(with: $0) }
+            }
+            let released = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                handoff.objects.removeAll()  // the last references go away on this thread
+                released.signal()
+            }
+            try stack.context.performAndWait {
+                for id in ids {
+                    let object = stack.context.object(with: id)
+                    #expect(object.objectID == id)
+                    #expect(stack.context.object(with: id) === object, "one object per ID")
+                }
+                _ = try stack.context.existingObject(with: ids[0]).value(forKey: "number")
+            }
+            released.wait()
+        }
+        let number = try stack.context.performAndWait {
+            try stack.context.existingObject(with: ids[199]).value(forKey: "number") as? Int64
+        }
+        #expect(number == 199)
+    }
+}
+
+private extension NSFetchRequest {
+    func withResultType(_ type: NSFetchRequestResultType) -> NSFetchRequest {
+        resultType = type
+        return self
+    }
+}
