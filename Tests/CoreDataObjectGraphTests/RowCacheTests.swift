@@ -21,4 +21,18 @@ struct RowCacheTests {
         cache.store(Snapshot(values: [.null], version: 1), for: id)
         #expect(cache.snapshot(for: id)?.version == 1)
     }
+
+    @Test func moreRowsThanTheCapacityKeepTheLastOnesAndNoStaleEarlierOne() throws {
+        let entity = NSEntityDescription(name: "Chef")
+        let ids = (1...25).map { NSManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: Int64($0)) }
+        let cache = RowCache(capacity: 10)
+        // An earlier fetch left version 1 of the first row.
+        cache.store(Snapshot(values: [.attribute(.string("old"))], version: 1), for: ids[0])
+        // A save (or a fetch) of 25 rows, the first at version 2.
+        cache.store(contentsOf: ids.map { ($0, Snapshot(values: [.attribute(.integer($0.primaryKey))], version: 2)) })
+        #expect(cache.count == 10)
+        #expect(ids[15...].allSatisfy { cache.snapshot(for: $0)?.version == 2 }, "the last rows are kept")
+        #expect(cache.snapshot(for: ids[0]) == nil, "the stale version of a row stored too early to keep is gone")
+        #expect(ids[..<15].allSatisfy { cache.snapshot(for: $0) == nil })
+    }
 }

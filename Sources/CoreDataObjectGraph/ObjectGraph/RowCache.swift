@@ -33,11 +33,18 @@ final class RowCache: Sendable {
         state.withLock { state in Self.store(snapshot, for: id, in: &state, capacity: capacity) }
     }
 
-    /// Keeps many snapshots under one acquisition of the lock (a fetch stores every row it read).
+    /// Keeps many snapshots under one acquisition of the lock (a fetch stores every row it read). Of more rows than
+    /// the cache holds, only the last `capacity` are stored: the earlier ones would be evicted by the later ones
+    /// before anything could read them, and storing them cost a hash and a share of an eviction each. An older
+    /// snapshot the cache holds for one of those earlier rows is dropped, so it cannot be read in place of the new one.
     func store(contentsOf rows: [(id: NSManagedObjectID, snapshot: Snapshot)]) {
         guard !rows.isEmpty else { return }
+        let skipped = rows.count - min(rows.count, capacity)
         state.withLock { state in
-            for row in rows { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
+            if !state.entries.isEmpty {
+                for row in rows[..<skipped] { state.entries.removeValue(forKey: row.id) }
+            }
+            for row in rows[skipped...] { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
         }
     }
 
