@@ -8,10 +8,11 @@ extension NSManagedObjectContext {
     public func fetch<T: NSFetchRequestResult>(_ request: NSFetchRequest<T>) throws -> [T] {
         switch request.resultType {
         case .dictionaryResultType where T.self == FetchedDictionary.self:
-            // Dictionary rows go back as they are, not boxed into `Any` and cast back one by one.
-            return try dictionaryResults(request) as! [T]
+            // Dictionary rows go back as they are, not boxed into `Any` and cast back one by one (`as! [T]` casts
+            // each element of an array of structs; `T` is the element type, so the array is already a `[T]`).
+            return unsafeBitCast(try dictionaryResults(request), to: [T].self)
         case .dictionaryResultType where T.self == [String: Any].self:
-            return try dictionaryResults(request).map([String: Any].init) as! [T]
+            return unsafeBitCast(try dictionaryResults(request).map([String: Any].init), to: [T].self)
         case .dictionaryResultType, .countResultType, .managedObjectIDResultType:
             break
         default:

@@ -23,21 +23,27 @@ import Foundation
 /// `Date`, `Bool`, `Data`, `UUID`, `URL`, `Decimal`, and `NSManagedObjectID` for to-one relationships.
 /// `NSFetchRequest<[String: Any]>` returns the same rows converted (see `Dictionary.init(_:)`).
 public struct FetchedDictionary: NSFetchRequestResult {
+    /// The keys, shared by every row of the fetch.
     @usableFromInline let keyTable: FetchedKeyTable
-    /// One value per key of `keyTable`, in its order.
-    @usableFromInline let storage: [FetchedValue]
+    /// One value per key, in the key table's order.
+    @usableFromInline let storage: FetchedRowStorage
 
-    init(keyTable: FetchedKeyTable, storage: [FetchedValue]) {
+    init(keyTable: FetchedKeyTable, storage: FetchedRowStorage) {
         precondition(storage.count == keyTable.names.count, "a row has one value per key of its key table")
         self.keyTable = keyTable
         self.storage = storage
+    }
+
+    /// The row's values, one per key of the key table (absent ones included), in its order.
+    var storedValues: UnsafeMutableBufferPointer<FetchedValue> {
+        storage.withUnsafeMutablePointerToElements { UnsafeMutableBufferPointer(start: $0, count: storage.count) }
     }
 
     /// The value for `key`, as `[String: Any]` results give it; nil when the row has no value for `key`.
     @inlinable
     public subscript(key: String) -> Any? {
         guard let position = keyTable.position(of: key) else { return nil }
-        return storage[position].anyValue
+        return storage.anyValue(at: position)
     }
 
     /// The value for `key` as a `Value`, or nil when the row has none or it is of another type. Reading a value in
@@ -45,25 +51,25 @@ public struct FetchedDictionary: NSFetchRequestResult {
     @inlinable
     public subscript<Value>(key: String, as type: Value.Type) -> Value? {
         guard let position = keyTable.position(of: key) else { return nil }
-        return storage[position].value(as: type)
+        return storage.value(at: position, as: type)
     }
 
     /// The number of keys the row has values for.
     public var count: Int {
-        storage.reduce(0) { $1.isAbsent ? $0 : $0 + 1 }
+        withExtendedLifetime(storage) { storedValues.reduce(0) { $1.isAbsent ? $0 : $0 + 1 } }
     }
 
     public var isEmpty: Bool {
-        storage.allSatisfy(\.isAbsent)
+        withExtendedLifetime(storage) { storedValues.allSatisfy(\.isAbsent) }
     }
 
     /// The keys the row has values for, in the order they were fetched.
     public var keys: [String] {
-        zip(keyTable.names, storage).compactMap { $1.isAbsent ? nil : $0 }
+        withExtendedLifetime(storage) { zip(keyTable.names, storedValues).compactMap { $1.isAbsent ? nil : $0 } }
     }
 
     /// The row's values, in the order of ``keys``.
     public var values: [Any] {
-        storage.compactMap(\.anyValue)
+        withExtendedLifetime(storage) { storedValues.compactMap(\.anyValue) }
     }
 }

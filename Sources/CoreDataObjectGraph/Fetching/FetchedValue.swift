@@ -66,10 +66,11 @@ enum FetchedValue {
 
     @inlinable
     static func integer<Wanted>(_ value: Int64, as _: Wanted.Type) -> Wanted? {
+        // Each branch casts a value of exactly `Wanted`'s type, which the compiler resolves once specialised.
         if Wanted.self == Int64.self { return value as? Wanted }
-        if Wanted.self == Int.self { return Int(exactly: value) as? Wanted }
-        if Wanted.self == Int32.self { return Int32(exactly: value) as? Wanted }
-        if Wanted.self == Int16.self { return Int16(exactly: value) as? Wanted }
+        if Wanted.self == Int.self { return Int(exactly: value).flatMap { $0 as? Wanted } }
+        if Wanted.self == Int32.self { return Int32(exactly: value).flatMap { $0 as? Wanted } }
+        if Wanted.self == Int16.self { return Int16(exactly: value).flatMap { $0 as? Wanted } }
         return value as? Wanted
     }
 }

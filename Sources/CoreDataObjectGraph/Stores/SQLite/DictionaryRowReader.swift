@@ -27,7 +27,7 @@ enum DirectlyReadType {
 }
 
 /// Builds the rows of one dictionary fetch: one key table for all of them, and per row one array of typed values
-/// decoded straight from the statement's columns (the row's only allocation, for the common types).
+/// decoded straight from the statement's columns into the row's storage (its only allocation, for the common types).
 struct DictionaryRowReader {
     let keyTable: FetchedKeyTable
     private let directTypes: [DirectlyReadType?]
@@ -57,18 +57,18 @@ struct DictionaryRowReader {
     func read(_ row: borrowing Row) -> FetchedDictionary {
         let count = decoders.count
         guard let positions else {
-            let storage = [FetchedValue](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for index in 0..<count {
-                    (buffer.baseAddress! + index).initialize(to: value(row, index))
-                }
-                initialized = count
+            let storage = FetchedRowStorage.make(count: count) { values in
+                for index in 0..<count { (values + index).initialize(to: value(row, index)) }
             }
             return FetchedDictionary(keyTable: keyTable, storage: storage)
         }
-        var storage = [FetchedValue](repeating: .absent, count: keyTable.names.count)
-        for index in 0..<count {
-            let value = value(row, index)
-            if !value.isAbsent { storage[positions[index]] = value }
+        let keyCount = keyTable.names.count
+        let storage = FetchedRowStorage.make(count: keyCount) { values in
+            values.initialize(repeating: .absent, count: keyCount)
+            for index in 0..<count {
+                let value = value(row, index)
+                if !value.isAbsent { values[positions[index]] = value }
+            }
         }
         return FetchedDictionary(keyTable: keyTable, storage: storage)
     }
@@ -76,14 +76,16 @@ struct DictionaryRowReader {
     /// Column `index`: read directly when it holds its type's usual storage class, else by its general decoder.
     @inline(__always)
     private func value(_ row: borrowing Row, _ index: Int) -> FetchedValue {
-        let storageClass = row.columnType(at: index)
+        // One column lookup for the storage class and the content (each `Row` read looks the column up again).
+        let column = row.column(at: index)
+        let storageClass = column.type
         if storageClass == .null { return .absent }
         if storageClass == storageClasses[index], let directType = directTypes[index] {
             switch directType {
-            case .string: return .string(row.string(at: index) ?? "")
-            case .integer: return .integer(row.int64(at: index))
-            case .double: return .double(row.double(at: index))
-            case .date: return .date(Date(timeIntervalSinceReferenceDate: row.double(at: index)))
+            case .string: return .string(column.string ?? "")
+            case .integer: return .integer(column.int64)
+            case .double: return .double(column.double)
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: column.double))
             }
         }
         return decoders[index](row, index).map(FetchedValue.init) ?? .absent
