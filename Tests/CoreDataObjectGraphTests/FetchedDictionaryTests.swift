@@ -211,3 +211,30 @@ struct FetchedDictionaryTests {
         }
     }
 }
+
+/// Apple's spelling, `NSFetchRequest<NSDictionary>`: Foundation dictionaries holding the same rows.
+struct NSDictionaryResultTests {
+    @Test func nsDictionaryRowsHoldTheSameValues() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 6)
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<NSDictionary>(entityName: "Recipe")
+            request.resultType = .dictionaryResultType
+            request.propertiesToFetch = ["name", "minutes", "rating"]
+            let rows = try stack.context.fetch(request)
+            let typed = NSFetchRequest<FetchedDictionary>(entityName: "Recipe")
+            typed.resultType = .dictionaryResultType
+            typed.propertiesToFetch = request.propertiesToFetch
+            let expected = try stack.context.fetch(typed)
+            #expect(rows.count == 6 && rows.count == expected.count)
+            for (row, values) in zip(rows, expected) {
+                #expect(row.count == values.count)
+                #expect(row["name"] as? String == values["name", as: String.self])
+                #expect(row.object(forKey: "name") as? String == values["name", as: String.self])
+                #expect(row["minutes"] as? Int64 == values["minutes", as: Int64.self])
+                #expect(row["rating"] as? Double == values["rating", as: Double.self])
+            }
+            #expect(rows[2]["rating"] == nil && rows[2].count == 2, "a NULL is left out")
+        }
+    }
+}

@@ -13,6 +13,8 @@ extension NSManagedObjectContext {
             return unsafeBitCast(try dictionaryResults(request), to: [T].self)
         case .dictionaryResultType where T.self == [String: Any].self:
             return unsafeBitCast(try dictionaryResults(request).map([String: Any].init), to: [T].self)
+        case .dictionaryResultType where T.self == NSDictionary.self:
+            return unsafeBitCast(try dictionaryResults(request).map { NSDictionary(dictionary: [String: Any]($0)) }, to: [T].self)
         case .dictionaryResultType, .countResultType, .managedObjectIDResultType:
             break
         default:
