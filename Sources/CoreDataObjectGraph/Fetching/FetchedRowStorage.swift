@@ -13,7 +13,7 @@ final class FetchedRowStorage: ManagedBuffer<Int, FetchedValue> {
     }
 
     deinit {
-        _ = withUnsafeMutablePointers { count, values in
+        withUnsafeMutablePointers { count, values in
             // Only strings and boxed values hold references; skipping the others saves a generic destroy per value.
             for index in 0..<count.pointee {
                 switch values[index] {
