@@ -59,13 +59,25 @@ struct FixtureStoreFetchTests {
                 rowsRequest.propertiesToFetch = attributes.map(\.name)
                 let rows = try stack.context.fetch(rowsRequest)
                 #expect(rows.count == objects.count, "\(entity.name) rows")
-                for (object, row) in zip(objects, rows) {
+                // The same fetch as rows sharing one key table.
+                let typedRequest = NSFetchRequest<FetchedDictionary>(entityName: entity.name)
+                typedRequest.includesSubentities = false
+                typedRequest.resultType = .dictionaryResultType
+                typedRequest.propertiesToFetch = attributes.map(\.name)
+                let typedRows = try stack.context.fetch(typedRequest)
+                #expect(typedRows.count == objects.count, "\(entity.name) typed rows")
+                for ((object, row), typedRow) in zip(zip(objects, rows), typedRows) {
+                    #expect(Set(typedRow.keys) == Set(row.keys) && typedRow.count == row.count, "\(entity.name) keys of \(object.objectID)")
                     for attribute in attributes {
                         // A value kept in an external file reads as nil from a dictionary; the object resolves it.
                         guard let expected = object.attributeValue(forKey: attribute.name) else { continue }
                         let actual = row[attribute.name].flatMap { try? AttributeValue(dictionaryValue: $0) }
                         #expect(actual == expected, "\(entity.name).\(attribute.name) of \(object.objectID): \(String(describing: row[attribute.name]))")
+                        let typedActual = typedRow[attribute.name].flatMap { try? AttributeValue(dictionaryValue: $0) }
+                        #expect(typedActual == expected, "\(entity.name).\(attribute.name) of \(object.objectID), typed: \(String(describing: typedRow[attribute.name]))")
+                        #expect(typedRow[attribute.name, as: Any.self].flatMap { try? AttributeValue(dictionaryValue: $0) } == expected)
                     }
+                    #expect(typedRow == typedRow && [String: Any](typedRow).count == row.count)
                 }
             }
         }

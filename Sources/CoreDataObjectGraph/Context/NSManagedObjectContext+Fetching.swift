@@ -7,9 +7,14 @@ extension NSManagedObjectContext {
     /// `returnsObjectsAsFaults` is false), object IDs, dictionaries, or a count, as `resultType` says.
     public func fetch<T: NSFetchRequestResult>(_ request: NSFetchRequest<T>) throws -> [T] {
         switch request.resultType {
+        case .dictionaryResultType where T.self == FetchedDictionary.self:
+            // Dictionary rows go back as they are, not boxed into `Any` and cast back one by one (`as! [T]` casts
+            // each element of an array of structs; `T` is the element type, so the array is already a `[T]`).
+            return unsafeBitCast(try dictionaryResults(request), to: [T].self)
         case .dictionaryResultType where T.self == [String: Any].self:
-            // Dictionary rows go back as they are, not boxed into `Any` and cast back one by one.
-            return try dictionaryResults(request) as! [T]
+            return unsafeBitCast(try dictionaryResults(request).map([String: Any].init), to: [T].self)
+        case .dictionaryResultType where T.self == NSDictionary.self:
+            return unsafeBitCast(try dictionaryResults(request).map { NSDictionary(dictionary: [String: Any]($0)) }, to: [T].self)
         case .dictionaryResultType, .countResultType, .managedObjectIDResultType:
             break
         default:
@@ -48,7 +53,7 @@ extension NSManagedObjectContext {
     func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
         switch request.resultType {
         case .dictionaryResultType:
-            return try dictionaryResults(request)
+            return try dictionaryResults(request).map([String: Any].init)
         case .countResultType:
             return [NSNumber(value: try count(for: request))]
         case .managedObjectIDResultType:
@@ -107,7 +112,7 @@ extension NSManagedObjectContext {
     }
 
     /// The rows of a dictionary fetch: the requested properties and aggregates, computed by the store.
-    private func dictionaryResults<T>(_ request: NSFetchRequest<T>) throws -> [[String: Any]] {
+    private func dictionaryResults<T>(_ request: NSFetchRequest<T>) throws -> [FetchedDictionary] {
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
         let store = try coordinator.store(for: entity)

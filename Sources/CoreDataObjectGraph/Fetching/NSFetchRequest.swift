@@ -9,6 +9,9 @@ extension NSManagedObject: NSFetchRequestResult {}
 extension NSManagedObjectID: NSFetchRequestResult {}
 extension NSNumber: NSFetchRequestResult {}
 extension Dictionary: NSFetchRequestResult where Key == String, Value == Any {}
+/// Apple's spelling of dictionary results, `NSFetchRequest<NSDictionary>`: Foundation dictionaries built from the
+/// same rows as ``FetchedDictionary`` (with Foundation's bridging of every value; `FetchedDictionary` reads faster).
+extension NSDictionary: NSFetchRequestResult {}
 
 /// The shape of a fetch's results, with Apple's raw values.
 public struct NSFetchRequestResultType: OptionSet, Sendable, Hashable {

@@ -60,7 +60,7 @@ struct ToManyPrefetch {
 protocol RowStore: NSPersistentStore {
     func executeFetch(_ fetch: ResolvedFetch) throws -> [FetchedRow]
     func executeCount(_ fetch: ResolvedFetch) throws -> Int
-    func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [[String: Any]]
+    func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [FetchedDictionary]
     /// Batch faulting: the snapshots of many objects at once.
     func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: Snapshot]
     func destinations(of id: NSManagedObjectID, relationship: NSRelationshipDescription) throws -> [NSManagedObjectID]

@@ -27,7 +27,7 @@ struct FrequencyModel {
         self.entity = query.entity
         self.basePredicate = query.predicate
         let countExpression = Predicates.NSExpression(forFunction: "count:", arguments: [Predicates.NSExpression(forKeyPath: key)])
-        let request = NSFetchRequest<[String: Any]>(entityName: query.entity.name)
+        let request = NSFetchRequest<FetchedDictionary>(entityName: query.entity.name)
         request.resultType = .dictionaryResultType
         request.predicate = query.predicate
         request.propertiesToFetch = [key, NSExpressionDescription(name: "count", expression: countExpression,

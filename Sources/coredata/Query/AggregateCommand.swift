@@ -63,7 +63,7 @@ struct AggregateCommand: ParsableCommand {
             for key in max { try aggregate("max:", "max", key) }
             for key in avg { try aggregate("average:", "avg", key) }
             for key in sum { try aggregate("sum:", "sum", key) }
-            let request = NSFetchRequest<[String: Any]>(entityName: entity)
+            let request = NSFetchRequest<FetchedDictionary>(entityName: entity)
             request.resultType = .dictionaryResultType
             request.predicate = try FetchOptions.predicate(predicate)
             request.propertiesToFetch = columns

@@ -6,8 +6,8 @@ import SQLiteDatabase
 
 extension NSSQLiteStore {
     /// Dictionary results: the requested properties and aggregate expressions of each row (or group), computed
-    /// by SQLite (`GROUP BY`, `HAVING`, `DISTINCT`), never by loading objects.
-    func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [[String: Any]] {
+    /// by SQLite (`GROUP BY`, `HAVING`, `DISTINCT`), never by loading objects. Every row shares one key table.
+    func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [FetchedDictionary] {
         guard let table = layout.table(forEntity: fetch.entity.name) else {
             throw CoreDataError(.persistentStoreOperation, "the store has no table for entity \(fetch.entity.name)")
         }
@@ -30,46 +30,16 @@ extension NSSQLiteStore {
         if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
         // Grouped and distinct rows have no single primary key to order by.
         sql += query.orderBy(includingPrimaryKey: grouped.isEmpty && !shape.distinct) + query.limitClause
-        // Every row has the same keys: `mapValues` over a dictionary of key → column index builds each row's
-        // dictionary with the template's layout, without hashing a key. A row with a NULL (whose key Core Data
-        // leaves out) is built key by key instead.
-        let columnIndexByName = Dictionary(selected.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let uniqueNames = columnIndexByName.count == selected.count
+        let reader = DictionaryRowReader(columns: selected)
         var rows = try run(sql, query.bindings) { statement in
-            var rows: [[String: Any]] = []
-            try statement.forEachRow { row in
-                var hasNull = false
-                for index in selected.indices where row.isNull(at: index) {
-                    hasNull = true
-                    break
-                }
-                if uniqueNames && !hasNull {
-                    // A value that decodes to nothing (an external data reference) is left out too: build that row
-                    // key by key.
-                    var decodedNil = false
-                    let dictionary = columnIndexByName.mapValues { index -> Any in
-                        if let value = selected[index].decode(row, index) { return value }
-                        decodedNil = true
-                        return ()
-                    }
-                    if !decodedNil {
-                        rows.append(dictionary)
-                        return
-                    }
-                }
-                var dictionary: [String: Any] = [:]
-                dictionary.reserveCapacity(selected.count)
-                for (index, column) in selected.enumerated() where !row.isNull(at: index) {
-                    dictionary[column.name] = column.decode(row, index)
-                }
-                rows.append(dictionary)
-            }
+            var rows: [FetchedDictionary] = []
+            try statement.forEachRow { row in rows.append(reader.read(row)) }
             return rows
         }
         if let having = shape.having {
             rows = try rows.filter { row in
                 do {
-                    return try PredicateEvaluator(evaluatedObject: row).evaluate(having)
+                    return try PredicateEvaluator(evaluatedObject: [String: Any](row)).evaluate(having)
                 } catch {
                     throw CoreDataError(.persistentStoreOperation, "havingPredicate \(having.predicateFormat): \(error)", underlyingError: error)
                 }
@@ -84,7 +54,17 @@ extension NSSQLiteStore {
     struct SelectedColumn {
         var name: String
         var sql: String
+        /// The general decoder: any storage class, any type; nil leaves the key out.
         var decode: (borrowing Row, Int) -> Any?
+        /// The attribute type whose usual storage class the row reader reads directly, if any.
+        var directType: DirectlyReadType?
+
+        init(name: String, sql: String, directType: DirectlyReadType? = nil, decode: @escaping (borrowing Row, Int) -> Any?) {
+            self.name = name
+            self.sql = sql
+            self.decode = decode
+            self.directType = directType
+        }
     }
 
     private func sqlColumn(_ column: DictionaryShape.Column, entity: NSEntityDescription, keyPathSQL: [String: String]) throws -> SelectedColumn {
@@ -95,7 +75,8 @@ extension NSSQLiteStore {
             guard let sql = keyPathSQL[path], let attribute = Self.attribute(atKeyPath: path, from: entity) else {
                 throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no attribute at key path \(path)")
             }
-            return SelectedColumn(name: name, sql: sql, decode: Self.valueDecoder(for: attribute))
+            return SelectedColumn(name: name, sql: sql, directType: DirectlyReadType(attribute.attributeType),
+                                  decode: Self.valueDecoder(for: attribute))
         case .expression(let name, let expression, let resultType):
             return try expressionColumn(expression, entity: entity, name: name, resultType: resultType)
         }
@@ -106,7 +87,8 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
         }
         if let attribute = property as? NSAttributeDescription {
-            return SelectedColumn(name: name, sql: "t0.\(columns.value)", decode: Self.valueDecoder(for: attribute))
+            return SelectedColumn(name: name, sql: "t0.\(columns.value)", directType: DirectlyReadType(attribute.attributeType),
+                                  decode: Self.valueDecoder(for: attribute))
         }
         guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) cannot be fetched as a dictionary value")
@@ -118,28 +100,14 @@ extension NSSQLiteStore {
         }
     }
 
-    /// Reads a column of `attribute` as the `Any` a dictionary result holds. The common types, stored in the column's
-    /// usual storage class, are read directly; everything else goes through `SQLiteColumnDecoding`, which also
-    /// converts values of another storage class, so both paths give the same value.
+    /// Reads a column of `attribute` as the `Any` a dictionary result holds, through `SQLiteColumnDecoding`, which
+    /// converts values of any storage class. (`DictionaryRowReader` reads the common types stored in their usual
+    /// storage class itself, and comes here for everything else, so both paths give the same value.)
     static func valueDecoder(for attribute: NSAttributeDescription) -> (borrowing Row, Int) -> Any? {
         let type = attribute.attributeType
-        let general: (borrowing Row, Int) -> Any? = { row, index in
+        return { row, index in
             if case .attribute(let value) = SQLiteColumnDecoding.decode(row, at: index, as: attribute, type: type) { return value.anyValue }
             return nil
-        }
-        switch type {
-        case .stringAttributeType:
-            return { row, index in row.columnType(at: index) == .text ? row.string(at: index) : general(row, index) }
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
-            return { row, index in row.columnType(at: index) == .integer ? row.int64(at: index) : general(row, index) }
-        case .doubleAttributeType:
-            return { row, index in row.columnType(at: index) == .real ? row.double(at: index) : general(row, index) }
-        case .dateAttributeType:
-            return { row, index in
-                row.columnType(at: index) == .real ? Date(timeIntervalSinceReferenceDate: row.double(at: index)) : general(row, index)
-            }
-        default:
-            return general
         }
     }
 
