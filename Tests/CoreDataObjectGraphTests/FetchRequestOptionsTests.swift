@@ -36,6 +36,30 @@ struct FetchRequestOptionsTests {
         #expect(try sql(url, "SELECT ZMINUTES FROM ZRECIPE WHERE Z_PK = 1")[0][0] == .integer(12))
     }
 
+    @Test func typedReadsConvertOnlyWhatFitsExactly() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 6)
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+            let recipe = try stack.context.fetch(request)[0]
+            #expect(recipe.isFault, "the first typed read fires the fault")
+            #expect(recipe.value(forKey: "name", as: String.self) == "Recipe 1")
+            #expect(recipe.value(forKey: "name", as: String?.self) == .some("Recipe 1"))
+            #expect(recipe.value(forKey: "name", as: Int.self) == nil, "another type reads as nil, not converted")
+            #expect(recipe.value(forKey: "minutes", as: Int16.self) == 5)
+            #expect(recipe.value(forKey: "minutes", as: Int.self) == 5)
+            #expect(recipe.value(forKey: "minutes", as: Int64.self) == 5)
+            #expect(recipe.value(forKey: "minutes", as: Int8.self) == nil, "Int8 is not one of the integer conversions")
+            #expect(recipe.value(forKey: "minutes", as: Double.self) == nil)
+            #expect(recipe.value(forKey: "rating", as: Double.self) == 1)
+            let chef = recipe.value(forKey: "chef", as: NSManagedObject.self)
+            #expect(chef?.value(forKey: "name", as: String.self) == "Chef 1", "relationships read through value(forKey:)")
+            let unrated = try stack.context.fetch(request)[2]
+            #expect(unrated.value(forKey: "rating", as: Double.self) == nil, "a nil attribute")
+        }
+    }
+
     @Test func objectIDAndCountResults() throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 6)
         let stack = try TestStack(storeURL: url, model: model)

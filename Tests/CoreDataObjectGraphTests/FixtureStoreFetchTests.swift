@@ -83,6 +83,43 @@ struct FixtureStoreFetchTests {
         }
     }
 
+    @Test("typed reads of objects equal their untyped values", arguments: storesWithCache)
+    func typedReadsAgreeWithValueForKey(relativePath: String) throws {
+        let copy = try Fixtures.copy(relativePath)
+        let model = try #require(try SQLiteStoreFile(path: copy.path).cachedModel())
+        let stack = try TestStack(storeURL: copy, model: model)
+        try stack.context.performAndWait {
+            for entity in model.entities {
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                request.includesSubentities = false
+                for object in try stack.context.fetch(request) {
+                    for attribute in entity.allProperties.compactMap({ $0 as? NSAttributeDescription }) where !attribute.isTransient {
+                        let key = attribute.name, untyped = object.value(forKey: key)
+                        let context = "\(entity.name).\(key) of \(object.objectID)"
+                        switch untyped {
+                        case nil: #expect(object.value(forKey: key, as: Any.self) == nil, "\(context)")
+                        case let value as String: #expect(object.value(forKey: key, as: String.self) == value, "\(context)")
+                        case let value as Int64:
+                            #expect(object.value(forKey: key, as: Int64.self) == value, "\(context)")
+                            #expect(object.value(forKey: key, as: Int.self) == Int(value), "\(context)")
+                            #expect(object.value(forKey: key, as: Int16.self) == Int16(exactly: value), "\(context)")
+                        case let value as Double: #expect(object.value(forKey: key, as: Double.self) == value, "\(context)")
+                        case let value as Float: #expect(object.value(forKey: key, as: Float.self) == value, "\(context)")
+                        case let value as Bool: #expect(object.value(forKey: key, as: Bool.self) == value, "\(context)")
+                        case let value as Date: #expect(object.value(forKey: key, as: Date.self) == value, "\(context)")
+                        case let value as Data: #expect(object.value(forKey: key, as: Data.self) == value, "\(context)")
+                        case let value as UUID: #expect(object.value(forKey: key, as: UUID.self) == value, "\(context)")
+                        case let value as URL: #expect(object.value(forKey: key, as: URL.self) == value, "\(context)")
+                        case let value as Decimal: #expect(object.value(forKey: key, as: Decimal.self) == value, "\(context)")
+                        default: #expect(object.value(forKey: key, as: Any.self) != nil, "\(context): \(type(of: untyped!))")
+                        }
+                        #expect(object.value(forKey: key, as: [Int].self) == nil, "\(context): no attribute reads as an array")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func toOneAndToManyRelationshipsResolve() throws {
         let copy = try Fixtures.copy("stores/coredataplus-inheritance-constraints/SampleModel_V1.sqlite")
         let model = try #require(try SQLiteStoreFile(path: copy.path).cachedModel())

@@ -24,6 +24,7 @@ public struct Managed<Value> {
         set { fatalError("unreachable") }
     }
 
+    @inlinable
     public static subscript<Object: NSManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
@@ -31,6 +32,9 @@ public struct Managed<Value> {
     ) -> Value {
         get {
             let key = object[keyPath: storageKeyPath].key
+            // An attribute of the declared type reads without a trip through `Any` (see `value(forKey:as:)`); nils,
+            // relationships and conversions take the general path.
+            if let typed = object.value(forKey: key, as: Value.self) { return typed }
             return ManagedValueConversion.convert(object.value(forKey: key), to: Value.self, key: key, entity: object.entity.name)
         }
         set {
@@ -40,7 +44,9 @@ public struct Managed<Value> {
 }
 
 /// Converts the values Core Data stores (`Int64` for every integer type, `Double`, …) into the declared Swift type.
+@usableFromInline
 enum ManagedValueConversion {
+    @usableFromInline
     static func convert<Value>(_ raw: Any?, to valueType: Value.Type, key: String, entity: String) -> Value {
         if let value = raw as? Value { return value }
         if let converted = numeric(raw, to: valueType) { return converted }

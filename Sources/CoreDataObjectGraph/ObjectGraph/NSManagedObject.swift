@@ -110,6 +110,24 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
         slots.index(of: key).flatMap { storedValue(at: $0)?.attributeValue }
     }
 
+    /// The value of the attribute `key` as a `Value`, read in its own type without boxing it into `Any` and casting
+    /// it back (what a typed property, `@Managed`, reads through; Apple's generated accessors likewise do not go
+    /// through `value(forKey:)`, so an override of it is not consulted for attributes). Nil when the attribute is nil
+    /// or holds another type; integers also read as `Int`, `Int32` and `Int16` when they fit exactly. Relationships
+    /// and values kept in external files are read through `value(forKey:)` and cast.
+    ///
+    /// ```swift
+    /// let text = word.value(forKey: "text", as: String.self)      // String?
+    /// let length = word.value(forKey: "length", as: Int.self)     // Int?, from the stored Int64
+    /// ```
+    @inlinable
+    public final func value<Value>(forKey key: String, as type: Value.Type) -> Value? {
+        if let attribute = attributeValue(forKey: key) { return attribute.value(as: Value.self) }
+        // Unwrapped first: `nil as? Any` would succeed, and hand back a nil wrapped in `Any`.
+        guard let untyped = value(forKey: key) else { return nil }
+        return untyped as? Value
+    }
+
     /// The ID of a to-one destination without firing the destination's fault.
     public func objectIDForToOne(_ key: String) -> NSManagedObjectID? {
         guard let index = slots.index(of: key), case .toOne(let id)? = storedValue(at: index) else { return nil }

@@ -30,6 +30,18 @@ enum WordFetch {
             watch.checksum = sum
         }
 
+        // The same reads through `value(forKey:as:)`, the typed access `@Managed` properties of a subclass use (as
+        // Apple's generated accessors do): no boxing into `Any` and no cast back.
+        func readObjectsTyped(_ objects: [NSManagedObject], _ watch: Stopwatch) {
+            var sum = 0
+            for word in objects {
+                sum &+= fold(text: word.value(forKey: "text", as: String.self), length: word.value(forKey: "length", as: Int.self) ?? 0,
+                             created: word.value(forKey: "created", as: Date.self)?.timeIntervalSinceReferenceDate ?? 0,
+                             score: word.value(forKey: "score", as: Double.self) ?? 0)
+            }
+            watch.checksum = sum
+        }
+
         let faulted = Contenders.ours("ours · objects, faulted", store: url, model: model) { context, watch in
             let objects = try watch.measure {
                 let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Word"))
@@ -60,6 +72,24 @@ enum WordFetch {
             keep(objects)
         }
         // Dictionary results as `FetchedDictionary` rows (one key table per fetch), each value read in its type.
+        let faultedTyped = Contenders.ours("ours · objects, faulted, typed reads", store: url, model: model) { context, watch in
+            let objects = try watch.measure {
+                let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Word"))
+                readObjectsTyped(objects, watch)
+                return objects
+            }
+            keep(objects)
+        }
+        let unfaultedTyped = Contenders.ours("ours · objects, not faulted, typed reads", store: url, model: model) { context, watch in
+            let objects = try watch.measure {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Word")
+                request.returnsObjectsAsFaults = false
+                let objects = try context.fetch(request)
+                readObjectsTyped(objects, watch)
+                return objects
+            }
+            keep(objects)
+        }
         let dictionaries = Contenders.ours("ours · dictionaries", store: url, model: model) { context, watch in
             let rows = try watch.measure {
                 let request = NSFetchRequest<FetchedDictionary>(entityName: "Word")
@@ -140,10 +170,13 @@ enum WordFetch {
         let objectTarget = "≤ 2× raw and faster than GRDB Decodable records"
         return Workload(
             group: "word list", name: "fetch every Word, read every attribute", rows: rows,
-            implementations: [raw, faulted, faultedLargeCache, unfaulted, dictionaries, untypedDictionaries, grdbRows, grdbRecords],
+            implementations: [raw, faulted, faultedLargeCache, unfaulted, faultedTyped, unfaultedTyped, dictionaries, untypedDictionaries,
+                              grdbRows, grdbRecords],
             targets: [
                 Target(implementation: faulted.name, maximumRatio: 2, fasterThan: grdbRecords.name, description: objectTarget),
                 Target(implementation: unfaulted.name, maximumRatio: 2, fasterThan: grdbRecords.name, description: objectTarget),
+                Target(implementation: faultedTyped.name, maximumRatio: 2, fasterThan: grdbRecords.name, description: objectTarget),
+                Target(implementation: unfaultedTyped.name, maximumRatio: 2, fasterThan: grdbRecords.name, description: objectTarget),
                 Target(implementation: dictionaries.name, maximumRatio: 1.5, description: "≤ 1.5× raw"),
             ])
     }
