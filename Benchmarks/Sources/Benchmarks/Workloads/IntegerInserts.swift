@@ -25,7 +25,8 @@ enum IntegerInserts {
                 for index in 0..<count {
                     let value = Int64(index)
                     insert.bind(first + value, at: 1)
-                    for column in 2...Int32(11) { insert.bind(value, at: column) }
+                    // Parameter 1 is the key; the ten integers follow.
+                    for parameter in 2...Int32(columns.count + 1) { insert.bind(value, at: parameter) }
                     _ = try insert.step()
                     insert.reset()
                 }
