@@ -79,6 +79,11 @@ extension StoreFactory {
         try writeTemplate("records-empty", rows: 0, model: WriteModels.records()) { _, _ in }
     }
 
+    /// An empty `Item` store (GRDB's ten integers): the template of the GRDB suite's insert.
+    func emptyItemStore() throws -> URL {
+        try writeTemplate("items-empty", rows: 0, model: Models.items()) { _, _ in }
+    }
+
     /// `rows` records with remote IDs `0, step, 2·step, …` (the values of `RecordValues.generate`).
     func recordStore(rows: Int, step: Int64 = 1) throws -> URL {
         try writeTemplate("records-step\(step)", rows: rows, model: WriteModels.records()) { database, _ in
