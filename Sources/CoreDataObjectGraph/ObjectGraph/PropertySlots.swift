@@ -7,9 +7,8 @@ public final class PropertySlots: @unchecked Sendable {
     public let entity: NSEntityDescription
     /// Stored properties in slot order.
     public let properties: [NSPropertyDescription]
-    private let indexByName: [String: Int]
-    /// The properties' names in slot order (reading a description's `name` is a dynamic call).
-    private let names: [String]
+    /// The properties' names in slot order (reading a description's `name` is a dynamic call), and their slots.
+    private let names: NameLookup
 
     public init(entity: NSEntityDescription) {
         self.entity = entity
@@ -25,8 +24,7 @@ public final class PropertySlots: @unchecked Sendable {
             }
         }
         self.properties = stored
-        self.names = stored.map(\.name)
-        self.indexByName = Dictionary(stored.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.names = NameLookup(names: stored.map(\.name))
         self.storedAttributes = stored.map { property in
             guard let attribute = property as? NSAttributeDescription, !attribute.isTransient else { return nil }
             return attribute
@@ -52,13 +50,7 @@ public final class PropertySlots: @unchecked Sendable {
     }
 
     public func index(of name: String) -> Int? {
-        // Most entities have a handful of stored properties: comparing a few short names costs less than hashing
-        // the key (`value(forKey:)` and `setValue(_:forKey:)` come here on every call).
-        if names.count <= 12 {
-            for index in names.indices where names[index] == name { return index }
-            return nil
-        }
-        return indexByName[name]
+        names.position(of: name)
     }
     public var count: Int { properties.count }
 

@@ -33,6 +33,19 @@ enum IntegerColumns {
             }
             keep(objects)
         }
+        // The same objects read through `value(forKey:as:)` (what `@Managed` properties use): no `Any` per value.
+        let typedObjects = Contenders.ours("ours · objects, typed reads", store: url, model: model) { context, watch in
+            let objects = try watch.measure {
+                let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item"))
+                var sum = 0
+                for item in objects {
+                    for key in Models.itemAttributes { sum &+= item.value(forKey: key, as: Int.self) ?? 0 }
+                }
+                watch.checksum = sum
+                return objects
+            }
+            keep(objects)
+        }
         // Dictionary results as `FetchedDictionary` rows (one key table per fetch), each value read as an `Int`.
         let dictionaries = Contenders.ours("ours · dictionaries", store: url, model: model) { context, watch in
             let results = try watch.measure {
@@ -85,9 +98,10 @@ enum IntegerColumns {
         }
         return Workload(
             group: "GRDB suite", name: "fetch 10 integer columns", rows: rows,
-            implementations: [raw, objects, dictionaries, untypedDictionaries, grdbRows, grdbRecords],
+            implementations: [raw, objects, typedObjects, dictionaries, untypedDictionaries, grdbRows, grdbRecords],
             targets: [
                 Target(implementation: objects.name, maximumRatio: 2, description: "≤ 2× raw"),
+                Target(implementation: typedObjects.name, maximumRatio: 2, description: "≤ 2× raw"),
                 Target(implementation: dictionaries.name, maximumRatio: 1.5, description: "≤ 1.5× raw"),
             ])
     }
