@@ -32,21 +32,23 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// Registered objects, held weakly: an object nobody references leaves the context (Core Data keeps only
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
     var registry: [NSManagedObjectID: WeakObject] = [:]
+    // The change-tracking state below is touched on every change of every object, on the context's queue only:
+    // `@exclusivity(unchecked)` skips the runtime's exclusivity checks, as for `NSManagedObject`'s state.
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
-    var changedObjects = TrackedObjects(.changed)
+    @exclusivity(unchecked) var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.
-    var unpostedChanges = TrackedObjects(.unposted)
+    @exclusivity(unchecked) var unpostedChanges = TrackedObjects(.unposted)
     /// How many objects have entered `changedObjects`: the source of `NSManagedObject.changeOrder`.
-    var changeCount = 0
+    @exclusivity(unchecked) var changeCount = 0
     /// Deleted objects whose delete rules have not been applied yet.
-    var pendingDeletions: [NSManagedObject] = []
+    @exclusivity(unchecked) var pendingDeletions: [NSManagedObject] = []
     /// Registered objects that have been deallocated since the last sweep (counted from any thread by their
     /// `deinit`): the registry is swept when they could make up half of it, so a large fetch whose objects are all
     /// alive never pays for a sweep.
     let deallocatedObjects = Atomic<Int>(0)
     /// The class and slots of the entity whose object was created last: fetches create many objects of one entity
     /// in a row, and finding them costs two locks and a walk up the entity's ancestors.
-    private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
+    @exclusivity(unchecked) private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
                                   type: NSManagedObject.Type, slots: PropertySlots)?
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
