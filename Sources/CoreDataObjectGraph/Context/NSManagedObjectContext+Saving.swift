@@ -46,18 +46,26 @@ extension NSManagedObjectContext {
         }
         let request = SaveRequest(inserted: inserted, updated: updated, deleted: deleted)
         let outcome: SaveOutcome
+        // The version of each of `updated` after the save, in order.
+        let updatedVersions: [Int64]
         do {
             outcome = try coordinator.withLock { try sqliteStore.save(request) }
+            updatedVersions = outcome.updatedVersions
         } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
             // Resolve once with the store's current rows, then write again; a second conflict is reported.
             let conflicting = (updated + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
             let fresh = try coordinator.withLock { try sqliteStore.snapshots(for: conflicting.map(\.objectID)) }
             mergePolicy.resolve(conflicting, storeSnapshots: fresh)
+            let rewritten = updated.filter(\.hasChanges)
             outcome = try coordinator.withLock {
-                try sqliteStore.save(SaveRequest(inserted: inserted, updated: updated.filter(\.hasChanges), deleted: deleted))
+                try sqliteStore.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
             }
+            // Objects the merge left unchanged were not written and keep the version they were resolved at.
+            let versions = Dictionary(uniqueKeysWithValues: zip(rewritten.map(ObjectIdentifier.init), outcome.updatedVersions))
+            updatedVersions = updated.map { versions[ObjectIdentifier($0)] ?? $0.snapshotVersion }
         }
-        didSave(outcome: outcome, inserted: inserted, updated: updated, deleted: deleted, coordinator: coordinator)
+        didSave(inserted: inserted, permanentIDs: outcome.permanentIDs, updated: updated, updatedVersions: updatedVersions,
+                deleted: deleted, coordinator: coordinator)
         coordinator.statistics.record { $0.saves += 1 }
         postDidSave(inserted: inserted, updated: updated, deleted: deleted)
     }
@@ -70,10 +78,7 @@ extension NSManagedObjectContext {
         guard !temporary.isEmpty, let coordinator = persistentStoreCoordinator else { return }
         guard let store = try coordinator.store(for: temporary[0].entity) as? NSSQLiteStore else { return }
         let ids = try coordinator.withLock { try store.reservePrimaryKeys(for: temporary) }
-        for object in temporary {
-            guard let id = ids[ObjectIdentifier(object)] else { continue }
-            rekey(object, to: id)
-        }
+        for (object, id) in zip(temporary, ids) { rekey(object, to: id) }
     }
 
     private func collect(_ errors: inout [CoreDataError], _ body: () throws -> Void) {
@@ -86,26 +91,33 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Brings the objects in line with what the store now holds.
-    private func didSave(outcome: SaveOutcome, inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
-                         coordinator: NSPersistentStoreCoordinator) {
-        for object in inserted {
-            if let id = outcome.permanentIDs[ObjectIdentifier(object)] { rekey(object, to: id) }
-        }
-        // Relationship values still hold temporary IDs of objects saved together; replace them.
-        let replacements = Dictionary(inserted.compactMap { object in
-            outcome.permanentIDs[ObjectIdentifier(object)].map { _ in (object.changes.temporaryID ?? object.objectID, object.objectID) }
-        }, uniquingKeysWith: { first, _ in first })
-        var savedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
-        savedRows.reserveCapacity(inserted.count + updated.count)
-        for object in inserted + updated {
-            object.replaceObjectIDs(replacements)
-            object.snapshotVersion = outcome.versions[ObjectIdentifier(object)] ?? object.snapshotVersion
-            object.changes.reset()
-            if let values = object.storedValues {
-                savedRows.append((object.objectID, Snapshot(values: values, version: object.snapshotVersion)))
+    /// Brings the objects in line with what the store now holds: `permanentIDs` and `updatedVersions` follow the
+    /// order of `inserted` and `updated`.
+    private func didSave(inserted: [NSManagedObject], permanentIDs: [NSManagedObjectID], updated: [NSManagedObject],
+                         updatedVersions: [Int64], deleted: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) {
+        for (object, id) in zip(inserted, permanentIDs) { rekey(object, to: id) }
+        // Relationship values still hold temporary IDs of objects saved together; replace them. Only objects with
+        // relationships can hold IDs, so a save without any skips building the table.
+        let holdsIDs: (NSManagedObject) -> Bool = { !$0.slots.persistentRelationships.isEmpty }
+        var replacements: [NSManagedObjectID: NSManagedObjectID] = [:]
+        if inserted.contains(where: holdsIDs) || updated.contains(where: holdsIDs) {
+            replacements.reserveCapacity(inserted.count)
+            for object in inserted {
+                if let temporary = object.changes.temporaryID { replacements[temporary] = object.objectID }
             }
         }
+        var savedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
+        savedRows.reserveCapacity(inserted.count + updated.count)
+        func saved(_ object: NSManagedObject, version: Int64) {
+            if holdsIDs(object) { object.replaceObjectIDs(replacements) }
+            object.snapshotVersion = version
+            object.changes.reset()
+            if let values = object.storedValues {
+                savedRows.append((object.objectID, Snapshot(values: values, version: version)))
+            }
+        }
+        for object in inserted { saved(object, version: 1) }
+        for (object, version) in zip(updated, updatedVersions) { saved(object, version: version) }
         coordinator.rowCache.store(contentsOf: savedRows)
         for object in deleted {
             coordinator.rowCache.remove(object.objectID)
