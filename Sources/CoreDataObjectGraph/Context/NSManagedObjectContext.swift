@@ -20,8 +20,9 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// A name for debugging and for the SQL log.
     public var name: String?
+    // Read on every change of every object (exclusivity: see `changedObjects`).
     /// Records every change so it can be undone; nil (the default) records nothing.
-    public var undoManager: UndoManager?
+    @exclusivity(unchecked) public var undoManager: UndoManager?
     /// How a save resolves optimistic-locking conflicts; `.error` (the default) fails the save and lists them.
     public var mergePolicy: NSMergePolicy = .error
     /// The context a child context saves into; a child's fetches see its parent's unsaved changes.

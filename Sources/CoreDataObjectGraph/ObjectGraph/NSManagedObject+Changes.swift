@@ -98,7 +98,9 @@ extension NSManagedObject {
         // The committed values share the buffer until this first write copies it, once per save cycle; later sets
         // write in place.
         if changes.committedStoredValues == nil { changes.committedStoredValues = storedValues }
-        if let context = managedObjectContext, context.undoManager != nil {
+        // One load of the weak reference (each costs a side-table lookup) serves the undo check and the tracking.
+        let context = managedObjectContext
+        if let context, context.undoManager != nil {
             context.registerUndo(for: self) { object in object.setStoredValue(previous, atSlot: slot) }
         }
         storedValues![slot] = value
@@ -108,6 +110,6 @@ extension NSManagedObject {
         } else {
             changes.changedSlots.insert(slot)
         }
-        managedObjectContext?.objectDidChange(self)
+        context?.objectDidChange(self)
     }
 }
