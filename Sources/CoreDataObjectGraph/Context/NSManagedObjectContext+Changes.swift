@@ -110,13 +110,11 @@ extension NSManagedObjectContext {
                              deleted: objects.filter(\.isDeleted))
     }
 
-    /// Keeps `object` until the next save and, the first time, numbers it: saves write objects in the order they
-    /// were first inserted or changed, so inserted objects get primary keys in insertion order and the same
-    /// sequence of edits always writes the same file (a dictionary's order would differ from run to run).
+    /// Keeps `object` until the next save. Saves write objects in the order they were first inserted or changed
+    /// (`changedObjects` keeps that order), so inserted objects get primary keys in insertion order and the same
+    /// sequence of edits always writes the same file.
     func trackChange(of object: NSManagedObject) {
-        guard changedObjects.insert(object) else { return }
-        changeCount += 1
-        object.changeOrder = changeCount
+        changedObjects.insert(object)
     }
 }
 

@@ -17,7 +17,7 @@ extension NSManagedObjectContext {
             changedObjects.removeAll { !$0.hasChanges }
             return
         }
-        let objects = changedObjects.values.sorted { $0.changeOrder < $1.changeOrder }
+        let objects = Array(changedObjects.values)  // in the order they first changed
         let inserted = objects.filter { $0.isInserted && !$0.isDeleted }
         let deleted = objects.filter { $0.isDeleted && !$0.isInserted }
         let updated = objects.filter { $0.isUpdated }

@@ -39,8 +39,6 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.
     @exclusivity(unchecked) var unpostedChanges = TrackedObjects(.unposted)
-    /// How many objects have entered `changedObjects`: the source of `NSManagedObject.changeOrder`.
-    @exclusivity(unchecked) var changeCount = 0
     /// Deleted objects whose delete rules have not been applied yet.
     @exclusivity(unchecked) var pendingDeletions: [NSManagedObject] = []
     /// Registered objects that have been deallocated since the last sweep (counted from any thread by their

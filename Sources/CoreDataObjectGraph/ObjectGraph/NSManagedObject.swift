@@ -32,8 +32,11 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     public internal(set) var faultingError: (any Error)?
     /// Change tracking (see `NSManagedObject+Changes.swift`): the values as last saved, and what changed since.
     @exclusivity(unchecked) var changes = ObjectChanges()
-    /// When the object last entered its context's changed objects (see `trackChange(of:)`); saves follow it.
+    /// The stamp the object last entered its context's changed objects with (see `TrackedObjects`): saves write
+    /// objects in this order.
     @exclusivity(unchecked) var changeOrder = 0
+    /// The stamp the object last entered its context's objects awaiting an objects-did-change notice with.
+    @exclusivity(unchecked) final var unpostedStamp = 0
     /// Which of its context's `TrackedObjects` sets hold the object (bits of `TrackedObjects.Membership`).
     @exclusivity(unchecked) final var trackingMarks: UInt8 = 0
     /// Destinations a fetch prefetched through this object's relationships, by relationship name, kept alive with it
