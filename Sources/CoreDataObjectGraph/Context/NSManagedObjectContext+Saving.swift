@@ -119,8 +119,8 @@ extension NSManagedObjectContext {
         for object in inserted { saved(object, version: 1) }
         for (object, version) in zip(updated, updatedVersions) { saved(object, version: version) }
         coordinator.rowCache.store(contentsOf: savedRows)
+        coordinator.rowCache.remove(contentsOf: deleted.lazy.map(\.objectID))
         for object in deleted {
-            coordinator.rowCache.remove(object.objectID)
             registry.removeValue(forKey: object.objectID)
             object.changes.reset()
             object.managedObjectContext = nil

@@ -78,9 +78,12 @@ extension NSSQLiteStore {
                         conflicts.append(object.objectID)
                     }
                 }
+                var delete: (entity: NSEntityDescription, plan: DeletePlan?)?
                 for object in request.deleted {
                     replacedFiles += try replacedExternalFiles(of: object, slots: nil, writer: writer)
-                    if !(try deleteRow(for: object, writer: writer)) { conflicts.append(object.objectID) }
+                    if delete?.entity !== object.entity { delete = (object.entity, try deletePlan(for: object.entity, writer: writer)) }
+                    guard let plan = delete?.plan else { continue }
+                    if !(try deleteRow(for: object, plan: plan, writer: writer)) { conflicts.append(object.objectID) }
                 }
                 guard conflicts.isEmpty else {
                     throw CoreDataError(
@@ -166,8 +169,7 @@ extension NSSQLiteStore {
         return connection.changes == 1
     }
 
-    private func deleteRow(for object: NSManagedObject, writer: SaveWriter) throws -> Bool {
-        guard let plan = try deletePlan(for: object.entity, writer: writer) else { return true }
+    private func deleteRow(for object: NSManagedObject, plan: DeletePlan, writer: SaveWriter) throws -> Bool {
         try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: plan.statement)
         try writer.bind(.integer(object.snapshotVersion), at: 2, of: plan.statement)
         try writer.run(plan.statement, sql: plan.sql)
