@@ -15,7 +15,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     // calls per inserted object, 11% of an insert's instructions) are skipped for them.
     @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
     /// The context that registered the object; nil once the context is gone or has reset.
-    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
     /// The stored values, slot by slot; nil while the object is a fault.
     @exclusivity(unchecked) var storedValues: [StoredValue]?
