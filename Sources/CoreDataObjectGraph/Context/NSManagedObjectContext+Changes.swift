@@ -122,7 +122,8 @@ extension NSEntityDescription {
     /// Creates an object of the named entity, of the class registered for it (`NSManagedObject.register(_:forEntityName:)`),
     /// and inserts it into `context` (Apple's factory).
     public static func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
-        guard let coordinator = context.persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
+        guard let coordinator = context.persistentStoreCoordinator,
+              let entity = context.entity(named: entityName, in: coordinator.managedObjectModel) else {
             preconditionFailure("+entityForName: could not locate an entity named '\(entityName)' in this model.")
         }
         let (type, slots) = context.objectShape(for: entity, coordinator: coordinator)

@@ -49,6 +49,10 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// in a row, and finding them costs two locks and a walk up the entity's ancestors.
     @exclusivity(unchecked) private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
                                   type: NSManagedObject.Type, slots: PropertySlots)?
+    /// The entity `insertNewObject(forEntityName:into:)` found last, by name and model: inserts come in runs of one
+    /// entity, and comparing a short name costs less than hashing it.
+    @exclusivity(unchecked) private var lastEntityByName: (name: String, model: NSManagedObjectModel, generation: Int,
+                                                           entity: NSEntityDescription)?
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -167,6 +171,17 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         let slots = coordinator.slots(for: entity)
         lastObjectShape = (ObjectIdentifier(entity), ObjectIdentifier(coordinator), generation, type, slots)
         return (type, slots)
+    }
+
+    /// The entity called `name` in `model` (see `lastEntityByName`).
+    func entity(named name: String, in model: NSManagedObjectModel) -> NSEntityDescription? {
+        let generation = NSEntityDescription.structureGeneration
+        if let last = lastEntityByName, last.model === model, last.generation == generation, last.name == name {
+            return last.entity
+        }
+        guard let entity = model.entitiesByName[name] else { return nil }
+        lastEntityByName = (name, model, generation, entity)
+        return entity
     }
 
     /// Drops the entries of objects that no longer exist.
