@@ -10,6 +10,14 @@ struct SaveRequest {
     var deleted: [NSManagedObject]
 }
 
+/// The `UPDATE` plan chosen for an entity and a set of changed slots, kept for the next row of a save.
+struct UpdatePlanChoice {
+    let entity: NSEntityDescription
+    let slots: SlotSet
+    let withoutOrderKey: [Int]
+    let plan: RowWritePlan?
+}
+
 /// What the store wrote, in the request's order (arrays rather than dictionaries keyed by object: a save of
 /// thousands of objects would hash each of them twice more): the permanent ID of each inserted object, and the
 /// version of each updated row. Inserted rows are at version 1.
@@ -69,9 +77,10 @@ extension NSSQLiteStore {
                     guard let plan = insert?.plan else { continue }
                     try insertRow(for: object, id: id, plan: plan, writer: writer, resolve: resolve, files: &writtenFiles)
                 }
+                var lastUpdate: UpdatePlanChoice?
                 for object in request.updated {
                     replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots, writer: writer)
-                    if try updateRow(for: object, writer: writer, resolve: resolve, files: &writtenFiles) {
+                    if try updateRow(for: object, writer: writer, lastPlan: &lastUpdate, resolve: resolve, files: &writtenFiles) {
                         outcome.updatedVersions.append(object.snapshotVersion + 1)
                     } else {
                         outcome.updatedVersions.append(object.snapshotVersion)
@@ -156,12 +165,26 @@ extension NSSQLiteStore {
     }
 
     /// Updates the changed columns and the version; false when the row's version is no longer the one read.
-    private func updateRow(for object: NSManagedObject, writer: SaveWriter, resolve: (NSManagedObjectID) -> NSManagedObjectID,
-                           files: inout [URL]) throws -> Bool {
-        let changed = object.changes.changedSlots.sorted()
-        let withoutOrderKey = changed.filter { !writesOrderKey(of: object, slot: $0) }
-        guard let plan = try updatePlan(for: object.entity, slots: changed, withoutOrderKey: withoutOrderKey,
-                                        objectSlots: object.slots, writer: writer) else { return true }
+    /// `lastPlan` is the plan the previous row used: updates of one save mostly change the same slots of one entity,
+    /// and comparing slot sets costs less than building and hashing a plan key.
+    private func updateRow(for object: NSManagedObject, writer: SaveWriter, lastPlan: inout UpdatePlanChoice?,
+                           resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> Bool {
+        let changed = object.changes.changedSlots
+        // Only to-one relationships (slots without a stored attribute) have order keys to leave alone.
+        var withoutOrderKey: [Int] = []
+        for slot in changed where object.slots.storedAttributes[slot] == nil && !writesOrderKey(of: object, slot: slot) {
+            withoutOrderKey.append(slot)
+        }
+        let choice: UpdatePlanChoice
+        if let last = lastPlan, last.entity === object.entity, last.slots == changed, last.withoutOrderKey == withoutOrderKey {
+            choice = last
+        } else {
+            let plan = try updatePlan(for: object.entity, slots: changed.sorted(), withoutOrderKey: withoutOrderKey,
+                                      objectSlots: object.slots, writer: writer)
+            choice = UpdatePlanChoice(entity: object.entity, slots: changed, withoutOrderKey: withoutOrderKey, plan: plan)
+            lastPlan = choice
+        }
+        guard let plan = choice.plan else { return true }
         let next = try bindSlots(of: plan, for: object, from: 1, writer: writer, resolve: resolve, files: &files)
         try writer.bind(.integer(object.objectID.primaryKey), at: next, of: plan.statement)
         try writer.bind(.integer(object.snapshotVersion), at: next + 1, of: plan.statement)
