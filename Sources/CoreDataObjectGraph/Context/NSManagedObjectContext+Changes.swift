@@ -103,11 +103,19 @@ extension NSManagedObjectContext {
     /// Posts objects-did-change for what changed since the last `processPendingChanges()`.
     private func postPendingObjectsDidChange() {
         guard !unpostedChanges.isEmpty else { return }
-        let objects = Array(unpostedChanges.values)
+        // One pass over the objects instead of a copy and three filters.
+        var inserted: [NSManagedObject] = [], updated: [NSManagedObject] = [], deleted: [NSManagedObject] = []
+        for object in unpostedChanges.values {
+            if object.isDeleted {
+                deleted.append(object)
+            } else if object.isInserted {
+                inserted.append(object)
+            } else {
+                updated.append(object)
+            }
+        }
         unpostedChanges.removeAll()
-        postObjectsDidChange(inserted: objects.filter { $0.isInserted && !$0.isDeleted },
-                             updated: objects.filter { !$0.isInserted && !$0.isDeleted },
-                             deleted: objects.filter(\.isDeleted))
+        postObjectsDidChange(inserted: inserted, updated: updated, deleted: deleted)
     }
 
     /// Keeps `object` until the next save. Saves write objects in the order they were first inserted or changed

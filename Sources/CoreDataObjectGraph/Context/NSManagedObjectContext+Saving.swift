@@ -17,10 +17,17 @@ extension NSManagedObjectContext {
             changedObjects.removeAll { !$0.hasChanges }
             return
         }
-        let objects = Array(changedObjects.values)  // in the order they first changed
-        let inserted = objects.filter { $0.isInserted && !$0.isDeleted }
-        let deleted = objects.filter { $0.isDeleted && !$0.isInserted }
-        let updated = objects.filter { $0.isUpdated }
+        // One pass, in the order the objects first changed; an object inserted and deleted again is in none.
+        var inserted: [NSManagedObject] = [], updated: [NSManagedObject] = [], deleted: [NSManagedObject] = []
+        for object in changedObjects.values {
+            if object.isInserted {
+                if !object.isDeleted { inserted.append(object) }
+            } else if object.isDeleted {
+                deleted.append(object)
+            } else if object.isUpdated {
+                updated.append(object)
+            }
+        }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
             changedObjects.removeAll()
             return
@@ -32,11 +39,14 @@ extension NSManagedObjectContext {
         if !errors.isEmpty {
             throw errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors)
         }
-        let written = inserted + updated + deleted
-        let store = try coordinator.store(for: written[0].entity)
-        // One lookup per entity, not per object.
-        var checkedEntities: Set<ObjectIdentifier> = [ObjectIdentifier(written[0].entity)]
-        for object in written.dropFirst() where checkedEntities.insert(ObjectIdentifier(object.entity)).inserted {
+        let written = [inserted, updated, deleted].joined()
+        let store = try coordinator.store(for: written.first!.entity)
+        // One lookup per entity, not per object (and no hashing while the entity stays the same).
+        var checkedEntities: Set<ObjectIdentifier> = [ObjectIdentifier(written.first!.entity)]
+        var lastEntity = written.first!.entity
+        for object in written where object.entity !== lastEntity {
+            lastEntity = object.entity
+            guard checkedEntities.insert(ObjectIdentifier(object.entity)).inserted else { continue }
             guard try coordinator.store(for: object.entity) === store else {
                 throw CoreDataError(.persistentStoreSave, "saving to several stores at once is not supported yet")
             }
