@@ -37,9 +37,6 @@ final class RowCache: Sendable {
     func store(contentsOf rows: [(id: NSManagedObjectID, snapshot: Snapshot)]) {
         guard !rows.isEmpty else { return }
         state.withLock { state in
-            // Grown once for the whole batch rather than doubling along the way (never past the capacity, where
-            // eviction takes over).
-            state.entries.reserveCapacity(min(state.entries.count + rows.count, capacity + 1))
             for row in rows { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
         }
     }
