@@ -10,12 +10,20 @@ struct SaveRequest {
     var deleted: [NSManagedObject]
 }
 
-/// The `UPDATE` plan chosen for an entity and a set of changed slots, kept for the next row of a save.
-struct UpdatePlanChoice {
+/// The `UPDATE` plan chosen for an entity and a set of changed slots, kept for the next row of a save (a class:
+/// handing it from row to row is one reference, not a copy of the plan's SQL, statement and bindings).
+final class UpdatePlanChoice {
     let entity: NSEntityDescription
     let slots: SlotSet
     let withoutOrderKey: [Int]
     let plan: RowWritePlan?
+
+    init(entity: NSEntityDescription, slots: SlotSet, withoutOrderKey: [Int], plan: RowWritePlan?) {
+        self.entity = entity
+        self.slots = slots
+        self.withoutOrderKey = withoutOrderKey
+        self.plan = plan
+    }
 }
 
 /// What the store wrote, in the request's order (arrays rather than dictionaries keyed by object: a save of
