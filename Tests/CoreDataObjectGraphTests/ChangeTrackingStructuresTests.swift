@@ -32,6 +32,14 @@ struct ChangeTrackingStructuresTests {
         #expect(Array(small) == [3])
     }
 
+    @Test func slotSetsAreEqualWhenTheyHoldTheSameSlotsWhateverTheirWords() {
+        var grown = SlotSet([3, 200])
+        grown.remove(200)  // leaves zero words behind
+        #expect(grown == SlotSet([3]) && SlotSet([3]) == grown)
+        #expect(grown != SlotSet([4]) && SlotSet([3, 70]) != SlotSet([3, 71]) && SlotSet([3, 70]) != SlotSet([3]))
+        #expect(SlotSet([1, 64, 190]) == SlotSet([190, 64, 1]))
+    }
+
     @Test func valuesOfTheAttributesOwnTypeAndOfOtherTypesConvertAlike() throws {
         func attribute(_ type: NSAttributeType) -> NSAttributeDescription { NSAttributeDescription(name: "a", type: type) }
         let int16 = attribute(.integer16AttributeType)

@@ -23,6 +23,16 @@ struct SaveOrderTests {
         #expect(rows.map { $0[0] } == names.map { .text($0) })
     }
 
+    @Test func insertsAlternatingBetweenEntitiesGetTheEntityTheyName() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        let names = ["Tag", "Tag", "Chef", "Tag", "Chef", "Chef", "Recipe", "Tag"]
+        let entities = stack.context.performAndWait {
+            names.map { NSEntityDescription.insertNewObject(forEntityName: $0, into: stack.context).entity.name }
+        }
+        #expect(entities == names)
+    }
+
     @Test func unorderedManyToManyRowsAreWrittenInKeyOrder() throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 1)
         let stack = try TestStack(storeURL: url, model: model, options: [:])

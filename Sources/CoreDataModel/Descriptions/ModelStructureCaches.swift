@@ -25,7 +25,7 @@ extension NSEntityDescription {
     }
 
     /// The current generation, for caches derived from a model's structure.
-    static var structureGeneration: Int { propertyGeneration.load(ordering: .acquiring) }
+    package static var structureGeneration: Int { propertyGeneration.load(ordering: .acquiring) }
 
     /// The cached properties, recomputed when the model changed since they were computed.
     var cachedProperties: PropertyCache {

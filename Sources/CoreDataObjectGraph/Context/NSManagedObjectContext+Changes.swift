@@ -103,20 +103,26 @@ extension NSManagedObjectContext {
     /// Posts objects-did-change for what changed since the last `processPendingChanges()`.
     private func postPendingObjectsDidChange() {
         guard !unpostedChanges.isEmpty else { return }
-        let objects = Array(unpostedChanges.values)
+        // One pass over the objects instead of a copy and three filters.
+        var inserted: [NSManagedObject] = [], updated: [NSManagedObject] = [], deleted: [NSManagedObject] = []
+        for object in unpostedChanges.values {
+            if object.isDeleted {
+                deleted.append(object)
+            } else if object.isInserted {
+                inserted.append(object)
+            } else {
+                updated.append(object)
+            }
+        }
         unpostedChanges.removeAll()
-        postObjectsDidChange(inserted: objects.filter { $0.isInserted && !$0.isDeleted },
-                             updated: objects.filter { !$0.isInserted && !$0.isDeleted },
-                             deleted: objects.filter(\.isDeleted))
+        postObjectsDidChange(inserted: inserted, updated: updated, deleted: deleted)
     }
 
-    /// Keeps `object` until the next save and, the first time, numbers it: saves write objects in the order they
-    /// were first inserted or changed, so inserted objects get primary keys in insertion order and the same
-    /// sequence of edits always writes the same file (a dictionary's order would differ from run to run).
+    /// Keeps `object` until the next save. Saves write objects in the order they were first inserted or changed
+    /// (`changedObjects` keeps that order), so inserted objects get primary keys in insertion order and the same
+    /// sequence of edits always writes the same file.
     func trackChange(of object: NSManagedObject) {
-        guard changedObjects.insert(object) else { return }
-        changeCount += 1
-        object.changeOrder = changeCount
+        changedObjects.insert(object)
     }
 }
 
@@ -124,7 +130,8 @@ extension NSEntityDescription {
     /// Creates an object of the named entity, of the class registered for it (`NSManagedObject.register(_:forEntityName:)`),
     /// and inserts it into `context` (Apple's factory).
     public static func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
-        guard let coordinator = context.persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entitiesByName[entityName] else {
+        guard let coordinator = context.persistentStoreCoordinator,
+              let entity = context.entity(named: entityName, in: coordinator.managedObjectModel) else {
             preconditionFailure("+entityForName: could not locate an entity named '\(entityName)' in this model.")
         }
         let (type, slots) = context.objectShape(for: entity, coordinator: coordinator)

@@ -17,10 +17,17 @@ extension NSManagedObjectContext {
             changedObjects.removeAll { !$0.hasChanges }
             return
         }
-        let objects = changedObjects.values.sorted { $0.changeOrder < $1.changeOrder }
-        let inserted = objects.filter { $0.isInserted && !$0.isDeleted }
-        let deleted = objects.filter { $0.isDeleted && !$0.isInserted }
-        let updated = objects.filter { $0.isUpdated }
+        // One pass, in the order the objects first changed; an object inserted and deleted again is in none.
+        var inserted: [NSManagedObject] = [], updated: [NSManagedObject] = [], deleted: [NSManagedObject] = []
+        for object in changedObjects.values {
+            if object.isInserted {
+                if !object.isDeleted { inserted.append(object) }
+            } else if object.isDeleted {
+                deleted.append(object)
+            } else if object.isUpdated {
+                updated.append(object)
+            }
+        }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
             changedObjects.removeAll()
             return
@@ -32,11 +39,14 @@ extension NSManagedObjectContext {
         if !errors.isEmpty {
             throw errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors)
         }
-        let written = inserted + updated + deleted
-        let store = try coordinator.store(for: written[0].entity)
-        // One lookup per entity, not per object.
-        var checkedEntities: Set<ObjectIdentifier> = [ObjectIdentifier(written[0].entity)]
-        for object in written.dropFirst() where checkedEntities.insert(ObjectIdentifier(object.entity)).inserted {
+        let written = [inserted, updated, deleted].joined()
+        let store = try coordinator.store(for: written.first!.entity)
+        // One lookup per entity, not per object (and no hashing while the entity stays the same).
+        var checkedEntities: Set<ObjectIdentifier> = [ObjectIdentifier(written.first!.entity)]
+        var lastEntity = written.first!.entity
+        for object in written where object.entity !== lastEntity {
+            lastEntity = object.entity
+            guard checkedEntities.insert(ObjectIdentifier(object.entity)).inserted else { continue }
             guard try coordinator.store(for: object.entity) === store else {
                 throw CoreDataError(.persistentStoreSave, "saving to several stores at once is not supported yet")
             }
@@ -46,18 +56,26 @@ extension NSManagedObjectContext {
         }
         let request = SaveRequest(inserted: inserted, updated: updated, deleted: deleted)
         let outcome: SaveOutcome
+        // The version of each of `updated` after the save, in order.
+        let updatedVersions: [Int64]
         do {
             outcome = try coordinator.withLock { try sqliteStore.save(request) }
+            updatedVersions = outcome.updatedVersions
         } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
             // Resolve once with the store's current rows, then write again; a second conflict is reported.
             let conflicting = (updated + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
             let fresh = try coordinator.withLock { try sqliteStore.snapshots(for: conflicting.map(\.objectID)) }
             mergePolicy.resolve(conflicting, storeSnapshots: fresh)
+            let rewritten = updated.filter(\.hasChanges)
             outcome = try coordinator.withLock {
-                try sqliteStore.save(SaveRequest(inserted: inserted, updated: updated.filter(\.hasChanges), deleted: deleted))
+                try sqliteStore.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
             }
+            // Objects the merge left unchanged were not written and keep the version they were resolved at.
+            let versions = Dictionary(uniqueKeysWithValues: zip(rewritten.map(ObjectIdentifier.init), outcome.updatedVersions))
+            updatedVersions = updated.map { versions[ObjectIdentifier($0)] ?? $0.snapshotVersion }
         }
-        didSave(outcome: outcome, inserted: inserted, updated: updated, deleted: deleted, coordinator: coordinator)
+        didSave(inserted: inserted, permanentIDs: outcome.permanentIDs, updated: updated, updatedVersions: updatedVersions,
+                deleted: deleted, coordinator: coordinator)
         coordinator.statistics.record { $0.saves += 1 }
         postDidSave(inserted: inserted, updated: updated, deleted: deleted)
     }
@@ -70,10 +88,7 @@ extension NSManagedObjectContext {
         guard !temporary.isEmpty, let coordinator = persistentStoreCoordinator else { return }
         guard let store = try coordinator.store(for: temporary[0].entity) as? NSSQLiteStore else { return }
         let ids = try coordinator.withLock { try store.reservePrimaryKeys(for: temporary) }
-        for object in temporary {
-            guard let id = ids[ObjectIdentifier(object)] else { continue }
-            rekey(object, to: id)
-        }
+        for (object, id) in zip(temporary, ids) { rekey(object, to: id) }
     }
 
     private func collect(_ errors: inout [CoreDataError], _ body: () throws -> Void) {
@@ -86,29 +101,36 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Brings the objects in line with what the store now holds.
-    private func didSave(outcome: SaveOutcome, inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
-                         coordinator: NSPersistentStoreCoordinator) {
-        for object in inserted {
-            if let id = outcome.permanentIDs[ObjectIdentifier(object)] { rekey(object, to: id) }
-        }
-        // Relationship values still hold temporary IDs of objects saved together; replace them.
-        let replacements = Dictionary(inserted.compactMap { object in
-            outcome.permanentIDs[ObjectIdentifier(object)].map { _ in (object.changes.temporaryID ?? object.objectID, object.objectID) }
-        }, uniquingKeysWith: { first, _ in first })
-        var savedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
-        savedRows.reserveCapacity(inserted.count + updated.count)
-        for object in inserted + updated {
-            object.replaceObjectIDs(replacements)
-            object.snapshotVersion = outcome.versions[ObjectIdentifier(object)] ?? object.snapshotVersion
-            object.changes.reset()
-            if let values = object.storedValues {
-                savedRows.append((object.objectID, Snapshot(values: values, version: object.snapshotVersion)))
+    /// Brings the objects in line with what the store now holds: `permanentIDs` and `updatedVersions` follow the
+    /// order of `inserted` and `updated`.
+    private func didSave(inserted: [NSManagedObject], permanentIDs: [NSManagedObjectID], updated: [NSManagedObject],
+                         updatedVersions: [Int64], deleted: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) {
+        for (object, id) in zip(inserted, permanentIDs) { rekey(object, to: id) }
+        // Relationship values still hold temporary IDs of objects saved together; replace them. Only objects with
+        // relationships can hold IDs, so a save without any skips building the table.
+        let holdsIDs: (NSManagedObject) -> Bool = { !$0.slots.persistentRelationships.isEmpty }
+        var replacements: [NSManagedObjectID: NSManagedObjectID] = [:]
+        if inserted.contains(where: holdsIDs) || updated.contains(where: holdsIDs) {
+            replacements.reserveCapacity(inserted.count)
+            for object in inserted {
+                if let temporary = object.changes.temporaryID { replacements[temporary] = object.objectID }
             }
         }
+        var savedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
+        savedRows.reserveCapacity(inserted.count + updated.count)
+        func saved(_ object: NSManagedObject, version: Int64) {
+            if holdsIDs(object) { object.replaceObjectIDs(replacements) }
+            object.snapshotVersion = version
+            object.changes.reset()
+            if let values = object.storedValues {
+                savedRows.append((object.objectID, Snapshot(values: values, version: version)))
+            }
+        }
+        for object in inserted { saved(object, version: 1) }
+        for (object, version) in zip(updated, updatedVersions) { saved(object, version: version) }
         coordinator.rowCache.store(contentsOf: savedRows)
+        coordinator.rowCache.remove(contentsOf: deleted.lazy.map(\.objectID))
         for object in deleted {
-            coordinator.rowCache.remove(object.objectID)
             registry.removeValue(forKey: object.objectID)
             object.changes.reset()
             object.managedObjectContext = nil

@@ -20,8 +20,9 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// A name for debugging and for the SQL log.
     public var name: String?
+    // Read on every change of every object (exclusivity: see `changedObjects`).
     /// Records every change so it can be undone; nil (the default) records nothing.
-    public var undoManager: UndoManager?
+    @exclusivity(unchecked) public var undoManager: UndoManager?
     /// How a save resolves optimistic-locking conflicts; `.error` (the default) fails the save and lists them.
     public var mergePolicy: NSMergePolicy = .error
     /// The context a child context saves into; a child's fetches see its parent's unsaved changes.
@@ -32,18 +33,23 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// Registered objects, not kept alive: an object nobody references leaves the context (Core Data keeps only
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
     let registry = ObjectRegistry()
+
+    // The change-tracking state below is touched on every change of every object, on the context's queue only:
+    // `@exclusivity(unchecked)` skips the runtime's exclusivity checks, as for `NSManagedObject`'s state.
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
-    var changedObjects = TrackedObjects(.changed)
+    @exclusivity(unchecked) var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.
-    var unpostedChanges = TrackedObjects(.unposted)
-    /// How many objects have entered `changedObjects`: the source of `NSManagedObject.changeOrder`.
-    var changeCount = 0
+    @exclusivity(unchecked) var unpostedChanges = TrackedObjects(.unposted)
     /// Deleted objects whose delete rules have not been applied yet.
-    var pendingDeletions: [NSManagedObject] = []
+    @exclusivity(unchecked) var pendingDeletions: [NSManagedObject] = []
     /// The class and slots of the entity whose object was created last: fetches create many objects of one entity
     /// in a row, and finding them costs two locks and a walk up the entity's ancestors.
-    private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
+    @exclusivity(unchecked) private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
                                   type: NSManagedObject.Type, slots: PropertySlots)?
+    /// The entity `insertNewObject(forEntityName:into:)` found last, by name and model: inserts come in runs of one
+    /// entity, and comparing a short name costs less than hashing it.
+    @exclusivity(unchecked) private var lastEntityByName: (name: String, model: NSManagedObjectModel, generation: Int,
+                                                           entity: NSEntityDescription)?
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -160,6 +166,17 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         let slots = coordinator.slots(for: entity)
         lastObjectShape = (ObjectIdentifier(entity), ObjectIdentifier(coordinator), generation, type, slots)
         return (type, slots)
+    }
+
+    /// The entity called `name` in `model` (see `lastEntityByName`).
+    func entity(named name: String, in model: NSManagedObjectModel) -> NSEntityDescription? {
+        let generation = NSEntityDescription.structureGeneration
+        if let last = lastEntityByName, last.model === model, last.generation == generation, last.name == name {
+            return last.entity
+        }
+        guard let entity = model.entitiesByName[name] else { return nil }
+        lastEntityByName = (name, model, generation, entity)
+        return entity
     }
 
     /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values

@@ -45,7 +45,8 @@ extension NSManagedObject {
     public func setValue(_ value: Any?, forKey key: String) {
         // Persistent attributes, the common case, resolve with one lookup.
         if let slot = slots.index(of: key), let attribute = slots.storedAttributes[slot] {
-            setStoredValue(Self.storedValue(assigning: value, to: attribute, of: entity), atSlot: slot)
+            setStoredValue(Self.storedValue(assigning: value, to: attribute, ofType: slots.storedAttributeTypes[slot], of: entity),
+                           atSlot: slot)
             return
         }
         guard let property = entity.propertiesByName[key] else {
@@ -58,7 +59,7 @@ extension NSManagedObject {
         switch property {
         case let attribute as NSAttributeDescription:
             guard let slot = slots.index(of: key) else { return }
-            setStoredValue(Self.storedValue(assigning: value, to: attribute, of: entity), atSlot: slot)
+            setStoredValue(Self.storedValue(assigning: value, to: attribute, ofType: attribute.attributeType, of: entity), atSlot: slot)
         case let relationship as NSRelationshipDescription:
             if relationship.isToMany {
                 let objects: [NSManagedObject]
@@ -81,9 +82,10 @@ extension NSManagedObject {
     }
 
     /// `value` converted for `attribute`; a value of the wrong type traps, as Apple's KVC raises.
-    private static func storedValue(assigning value: Any?, to attribute: NSAttributeDescription, of entity: NSEntityDescription) -> StoredValue {
+    private static func storedValue(assigning value: Any?, to attribute: NSAttributeDescription, ofType type: NSAttributeType,
+                                    of entity: NSEntityDescription) -> StoredValue {
         do {
-            return try StoredValue(assigning: value, to: attribute)
+            return try StoredValue.assigning(value, to: attribute, ofType: type)
         } catch {
             preconditionFailure("\(entity.name).\(attribute.name): \(error)")
         }
@@ -98,7 +100,9 @@ extension NSManagedObject {
         // The committed values share the buffer until this first write copies it, once per save cycle; later sets
         // write in place.
         if changes.committedStoredValues == nil { changes.committedStoredValues = storedValues }
-        if let context = managedObjectContext, context.undoManager != nil {
+        // One load of the weak reference (each costs a side-table lookup) serves the undo check and the tracking.
+        let context = managedObjectContext
+        if let context, context.undoManager != nil {
             context.registerUndo(for: self) { object in object.setStoredValue(previous, atSlot: slot) }
         }
         storedValues![slot] = value
@@ -108,6 +112,6 @@ extension NSManagedObject {
         } else {
             changes.changedSlots.insert(slot)
         }
-        managedObjectContext?.objectDidChange(self)
+        context?.objectDidChange(self)
     }
 }

@@ -25,10 +25,12 @@ public final class PropertySlots: @unchecked Sendable {
         }
         self.properties = stored
         self.names = NameLookup(names: stored.map(\.name))
-        self.storedAttributes = stored.map { property in
+        let storedAttributes: [NSAttributeDescription?] = stored.map { property in
             guard let attribute = property as? NSAttributeDescription, !attribute.isTransient else { return nil }
             return attribute
         }
+        self.storedAttributes = storedAttributes
+        self.storedAttributeTypes = storedAttributes.map { $0?.attributeType ?? .undefinedAttributeType }
         self.defaultValues = stored.map { property in
             (property as? NSAttributeDescription)?.defaultValue.map { .attribute($0) } ?? .null
         }
@@ -60,6 +62,8 @@ public final class PropertySlots: @unchecked Sendable {
     /// The attribute in each slot when it is a persistent attribute (what `setValue` converts and stores directly);
     /// nil for to-one relationships and transient derived attributes.
     let storedAttributes: [NSAttributeDescription?]
+    /// The type of each slot's attribute in `storedAttributes` (`.undefinedAttributeType` where there is none).
+    let storedAttributeTypes: [NSAttributeType]
     /// The value each slot starts with in an inserted object: the attribute's default, or nil.
     let defaultValues: [StoredValue]
     /// The entity's relationships that are not transient, to-one and to-many (delete rules walk them).

@@ -62,6 +62,13 @@ final class RowCache: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
+    /// Removes many rows under one acquisition of the lock (a save's deleted rows).
+    func remove<IDs: Sequence<NSManagedObjectID>>(contentsOf ids: IDs) {
+        state.withLock { state in
+            for id in ids { state.entries.removeValue(forKey: id) }
+        }
+    }
+
     func removeAll() {
         state.withLock { $0.entries.removeAll() }
     }

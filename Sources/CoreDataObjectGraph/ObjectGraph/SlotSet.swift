@@ -50,7 +50,16 @@ struct SlotSet: Sequence, Equatable {
     /// The slots in ascending order (iteration already is; kept for call sites that read as "sorted").
     func sorted() -> [Int] { Array(self) }
 
-    static func == (lhs: SlotSet, rhs: SlotSet) -> Bool { Array(lhs) == Array(rhs) }
+    /// Compares the bits without building arrays (saves compare the changed slots of consecutive rows); words
+    /// missing at the end of the longer set count as zero.
+    static func == (lhs: SlotSet, rhs: SlotSet) -> Bool {
+        guard lhs.low == rhs.low else { return false }
+        for word in 0..<Swift.max(lhs.high.count, rhs.high.count) {
+            let left = word < lhs.high.count ? lhs.high[word] : 0, right = word < rhs.high.count ? rhs.high[word] : 0
+            if left != right { return false }
+        }
+        return true
+    }
 
     func makeIterator() -> Iterator { Iterator(set: self) }
 

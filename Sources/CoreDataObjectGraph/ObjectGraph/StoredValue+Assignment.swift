@@ -5,21 +5,19 @@ extension StoredValue {
     /// A value being assigned to an attribute, checked against its type and converted to the stored form
     /// (every integer type to `Int64`, `Float`/`Double` to their own, and so on).
     init(assigning value: Any?, to attribute: NSAttributeDescription) throws(ValueAssignmentError) {
-        guard let value else {
-            self = .null
-            return
-        }
-        let type = attribute.attributeType
+        self = try Self.assigning(value, to: attribute, ofType: attribute.attributeType)
+    }
+
+    /// `init(assigning:to:)` with the attribute's type given (slots keep it: reading it from the description is a
+    /// dynamic call across modules). A function rather than an initializer, whose parameters are passed owned: the
+    /// value is only borrowed, not copied.
+    static func assigning(_ value: Any?, to attribute: NSAttributeDescription,
+                          ofType type: NSAttributeType) throws(ValueAssignmentError) -> StoredValue {
+        guard let value else { return .null }
         // A value of exactly the attribute's own Swift type (nearly every call) converts without the runtime's
         // general casts, which cost about a thousand instructions each on Linux (they consult bridging too).
-        if let exact = Self.exactValue(value, for: type) {
-            self = exact
-            return
-        }
-        if value is NSNull {
-            self = .null
-            return
-        }
+        if let exact = exactValue(value, for: type) { return exact }
+        if value is NSNull { return .null }
         func fail() -> ValueAssignmentError { ValueAssignmentError(value: value, attribute: attribute) }
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
@@ -27,39 +25,39 @@ extension StoredValue {
             let limits: ClosedRange<Int64> = type == .integer16AttributeType ? Int64(Int16.min)...Int64(Int16.max)
                 : type == .integer32AttributeType ? Int64(Int32.min)...Int64(Int32.max) : Int64.min...Int64.max
             guard limits.contains(integer) else { throw fail() }
-            self = .attribute(.integer(integer))
+            return .attribute(.integer(integer))
         case .booleanAttributeType:
-            if let bool = value as? Bool { self = .attribute(.boolean(bool)) } else if let integer = Self.integer(value) {
-                self = .attribute(.boolean(integer != 0))
+            if let bool = value as? Bool { return .attribute(.boolean(bool)) } else if let integer = Self.integer(value) {
+                return .attribute(.boolean(integer != 0))
             } else { throw fail() }
         case .doubleAttributeType:
             guard let double = Self.double(value) else { throw fail() }
-            self = .attribute(.double(double))
+            return .attribute(.double(double))
         case .floatAttributeType:
             guard let double = Self.double(value) else { throw fail() }
-            self = .attribute(.float(Float(double)))
+            return .attribute(.float(Float(double)))
         case .decimalAttributeType:
-            if let decimal = value as? Decimal { self = .attribute(.decimal(decimal)) } else if let integer = Self.integer(value) {
-                self = .attribute(.decimal(Decimal(integer)))
+            if let decimal = value as? Decimal { return .attribute(.decimal(decimal)) } else if let integer = Self.integer(value) {
+                return .attribute(.decimal(Decimal(integer)))
             } else if let double = Self.double(value) {
-                self = .attribute(.decimal(Decimal(string: String(format: "%.15g", double))!))
+                return .attribute(.decimal(Decimal(string: String(format: "%.15g", double))!))
             } else { throw fail() }
         case .stringAttributeType:
             guard let string = value as? String else { throw fail() }
-            self = .attribute(.string(string))
+            return .attribute(.string(string))
         case .dateAttributeType:
             guard let date = value as? Date else { throw fail() }
-            self = .attribute(.date(date))
+            return .attribute(.date(date))
         case .binaryDataAttributeType, .transformableAttributeType:
-            if let data = value as? Data { self = .attribute(.data(data)) } else if let bytes = value as? [UInt8] {
-                self = .attribute(.data(Data(bytes)))
+            if let data = value as? Data { return .attribute(.data(data)) } else if let bytes = value as? [UInt8] {
+                return .attribute(.data(Data(bytes)))
             } else { throw fail() }
         case .UUIDAttributeType:
             guard let uuid = value as? UUID else { throw fail() }
-            self = .attribute(.uuid(uuid))
+            return .attribute(.uuid(uuid))
         case .URIAttributeType:
             guard let url = value as? URL else { throw fail() }
-            self = .attribute(.uri(url))
+            return .attribute(.uri(url))
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
             throw fail()
         }
@@ -136,13 +134,14 @@ public struct ValueAssignmentError: Error, CustomStringConvertible, @unchecked S
 }
 
 /// `value` as a `T` when its dynamic type is exactly `T`: the existential is opened and its type compared first, so
-/// the cast that follows is between identical types (a copy) and a mismatch costs a pointer comparison instead of
+/// what follows is a copy between identical types and a mismatch costs a pointer comparison instead of
 /// the runtime's search through optionals, existentials and bridging. Optionals, subclasses and bridged types answer
 /// nil here; callers fall back to the general casts for those.
 @inline(__always)
 func exactly<T>(_ value: Any, _: T.Type) -> T? {
     func open<V>(_ opened: V) -> T? {
-        V.self == T.self ? opened as? T : nil
+        // The types are identical, so reinterpreting is a copy (`as?` would still go through the runtime's cast).
+        V.self == T.self ? unsafeBitCast(opened, to: T.self) : nil
     }
     return open(value)
 }

@@ -10,10 +10,28 @@ struct SaveRequest {
     var deleted: [NSManagedObject]
 }
 
-/// What the store wrote: permanent IDs for inserted objects, new versions for every written object.
+/// The `UPDATE` plan chosen for an entity and a set of changed slots, kept for the next row of a save (a class:
+/// handing it from row to row is one reference, not a copy of the plan's SQL, statement and bindings).
+final class UpdatePlanChoice {
+    let entity: NSEntityDescription
+    let slots: SlotSet
+    let withoutOrderKey: [Int]
+    let plan: RowWritePlan?
+
+    init(entity: NSEntityDescription, slots: SlotSet, withoutOrderKey: [Int], plan: RowWritePlan?) {
+        self.entity = entity
+        self.slots = slots
+        self.withoutOrderKey = withoutOrderKey
+        self.plan = plan
+    }
+}
+
+/// What the store wrote, in the request's order (arrays rather than dictionaries keyed by object: a save of
+/// thousands of objects would hash each of them twice more): the permanent ID of each inserted object, and the
+/// version of each updated row. Inserted rows are at version 1.
 struct SaveOutcome {
-    var permanentIDs: [ObjectIdentifier: NSManagedObjectID] = [:]
-    var versions: [ObjectIdentifier: Int64] = [:]
+    var permanentIDs: [NSManagedObjectID] = []
+    var updatedVersions: [Int64] = []
 }
 
 extension NSSQLiteStore {
@@ -39,35 +57,50 @@ extension NSSQLiteStore {
         }
         do {
             try connection.inTransaction(.immediate) {
-                try allocatePrimaryKeys(for: request.inserted, into: &outcome)
-                // Temporary IDs of the objects inserted together, for relationships between them.
-                var permanentByTemporary: [NSManagedObjectID: NSManagedObjectID] = [:]
-                permanentByTemporary.reserveCapacity(request.inserted.count)
-                for object in request.inserted where object.objectID.isTemporaryID {
-                    permanentByTemporary[object.objectID] = outcome.permanentIDs[ObjectIdentifier(object)]
-                }
+                let permanentIDs = try allocatePrimaryKeys(for: request.inserted)
+                outcome.permanentIDs = permanentIDs
+                // Temporary IDs of the objects inserted together, for relationships between them: built on the first
+                // temporary ID a relationship holds (objects without relationships never need it).
+                var permanentByTemporary: [NSManagedObjectID: NSManagedObjectID]?
                 let resolve: (NSManagedObjectID) -> NSManagedObjectID = { id in
                     guard id.isTemporaryID else { return id }
-                    return permanentByTemporary[id] ?? id
+                    if permanentByTemporary == nil {
+                        var table: [NSManagedObjectID: NSManagedObjectID] = [:]
+                        table.reserveCapacity(request.inserted.count)
+                        for (object, permanent) in zip(request.inserted, permanentIDs) where object.objectID.isTemporaryID {
+                            table[object.objectID] = permanent
+                        }
+                        permanentByTemporary = table
+                    }
+                    return permanentByTemporary![id] ?? id
                 }
                 var conflicts: [NSManagedObjectID] = []
-                outcome.versions.reserveCapacity(request.inserted.count + request.updated.count)
-                for object in request.inserted {
-                    try insertRow(for: object, id: outcome.permanentIDs[ObjectIdentifier(object)]!, writer: writer, resolve: resolve,
-                                  files: &writtenFiles)
-                    outcome.versions[ObjectIdentifier(object)] = 1
+                outcome.updatedVersions.reserveCapacity(request.updated.count)
+                // Inserted objects come in runs of one entity: its plan is looked up when the entity changes.
+                var insert: (entity: NSEntityDescription, plan: InsertPlan?)?
+                for (object, id) in zip(request.inserted, permanentIDs) {
+                    if insert?.entity !== object.entity {
+                        insert = (object.entity, try insertPlan(for: object.entity, slots: object.slots, writer: writer))
+                    }
+                    guard let plan = insert?.plan else { continue }
+                    try insertRow(for: object, id: id, plan: plan, writer: writer, resolve: resolve, files: &writtenFiles)
                 }
+                var lastUpdate: UpdatePlanChoice?
                 for object in request.updated {
                     replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots, writer: writer)
-                    if try updateRow(for: object, writer: writer, resolve: resolve, files: &writtenFiles) {
-                        outcome.versions[ObjectIdentifier(object)] = object.snapshotVersion + 1
+                    if try updateRow(for: object, writer: writer, lastPlan: &lastUpdate, resolve: resolve, files: &writtenFiles) {
+                        outcome.updatedVersions.append(object.snapshotVersion + 1)
                     } else {
+                        outcome.updatedVersions.append(object.snapshotVersion)
                         conflicts.append(object.objectID)
                     }
                 }
+                var delete: (entity: NSEntityDescription, plan: DeletePlan?)?
                 for object in request.deleted {
                     replacedFiles += try replacedExternalFiles(of: object, slots: nil, writer: writer)
-                    if !(try deleteRow(for: object, writer: writer)) { conflicts.append(object.objectID) }
+                    if delete?.entity !== object.entity { delete = (object.entity, try deletePlan(for: object.entity, writer: writer)) }
+                    guard let plan = delete?.plan else { continue }
+                    if !(try deleteRow(for: object, plan: plan, writer: writer)) { conflicts.append(object.objectID) }
                 }
                 guard conflicts.isEmpty else {
                     throw CoreDataError(
@@ -93,29 +126,44 @@ extension NSSQLiteStore {
 
     // MARK: Rows
 
-    /// New primary keys per inheritance tree, from the root entity's `Z_MAX`, which then advances.
-    func allocatePrimaryKeys(for objects: [NSManagedObject], into outcome: inout SaveOutcome) throws {
-        // Objects given permanent IDs early (`obtainPermanentIDs`) keep them.
-        for object in objects where !object.objectID.isTemporaryID {
-            outcome.permanentIDs[ObjectIdentifier(object)] = object.objectID
+    /// The permanent ID of each of `objects`, in order: new primary keys per inheritance tree, from the root entity's
+    /// `Z_MAX`, which then advances (trees in name order, objects in the given order within a tree). Objects given
+    /// permanent IDs early (`obtainPermanentIDs`) keep them.
+    func allocatePrimaryKeys(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
+        var ids = objects.map(\.objectID)
+        // The temporary objects' positions per root entity; saves rarely touch more than a few trees, so a short list
+        // searched by identity costs less than hashing each object's root name.
+        var trees: [(root: NSEntityDescription, positions: [Int])] = []
+        // Objects of one entity usually come in runs: the entity's tree is looked up when the entity changes.
+        var lastEntity: NSEntityDescription?
+        var last = -1
+        for (position, object) in objects.enumerated() where object.objectID.isTemporaryID {
+            if object.entity !== lastEntity {
+                lastEntity = object.entity
+                let root = object.entity.rootEntity
+                last = trees.firstIndex { $0.root === root } ?? {
+                    trees.append((root, []))
+                    return trees.count - 1
+                }()
+            }
+            trees[last].positions.append(position)
         }
-        let byRoot = Dictionary(grouping: objects.filter { $0.objectID.isTemporaryID }) { $0.entity.rootEntity.name }
-        for (rootName, group) in byRoot.sorted(by: { $0.key < $1.key }) {
-            guard let root = layout.numbering[rootName] else { continue }
+        for tree in trees.sorted(by: { $0.root.name < $1.root.name }) {
+            guard let root = layout.numbering[tree.root.name] else { continue }
             let current = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [.integer(Int64(root))])?.int64Value ?? 0
             try connection.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
-                                   arguments: [.integer(current + Int64(group.count)), .integer(Int64(root))])
-            for (offset, object) in group.enumerated() {
-                outcome.permanentIDs[ObjectIdentifier(object)] =
-                    NSManagedObjectID(entity: object.entity, storeIdentifier: identifier, primaryKey: current + 1 + Int64(offset))
+                                   arguments: [.integer(current + Int64(tree.positions.count)), .integer(Int64(root))])
+            for (offset, position) in tree.positions.enumerated() {
+                ids[position] = NSManagedObjectID(entity: objects[position].entity, storeIdentifier: identifier,
+                                                  primaryKey: current + 1 + Int64(offset))
             }
         }
+        return ids
     }
 
     /// Inserts one row through the entity's cached `INSERT`, binding each slot's columns directly.
-    private func insertRow(for object: NSManagedObject, id: NSManagedObjectID, writer: SaveWriter,
+    private func insertRow(for object: NSManagedObject, id: NSManagedObjectID, plan: InsertPlan, writer: SaveWriter,
                            resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws {
-        guard let plan = try insertPlan(for: object.entity, slots: object.slots, writer: writer) else { return }
         let statement = plan.row.statement
         try writer.bind(.integer(id.primaryKey), at: 1, of: statement)
         try writer.bind(.integer(plan.entityNumber), at: 2, of: statement)
@@ -125,12 +173,26 @@ extension NSSQLiteStore {
     }
 
     /// Updates the changed columns and the version; false when the row's version is no longer the one read.
-    private func updateRow(for object: NSManagedObject, writer: SaveWriter, resolve: (NSManagedObjectID) -> NSManagedObjectID,
-                           files: inout [URL]) throws -> Bool {
-        let changed = object.changes.changedSlots.sorted()
-        let withoutOrderKey = changed.filter { !writesOrderKey(of: object, slot: $0) }
-        guard let plan = try updatePlan(for: object.entity, slots: changed, withoutOrderKey: withoutOrderKey,
-                                        objectSlots: object.slots, writer: writer) else { return true }
+    /// `lastPlan` is the plan the previous row used: updates of one save mostly change the same slots of one entity,
+    /// and comparing slot sets costs less than building and hashing a plan key.
+    private func updateRow(for object: NSManagedObject, writer: SaveWriter, lastPlan: inout UpdatePlanChoice?,
+                           resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> Bool {
+        let changed = object.changes.changedSlots
+        // Only to-one relationships (slots without a stored attribute) have order keys to leave alone.
+        var withoutOrderKey: [Int] = []
+        for slot in changed where object.slots.storedAttributes[slot] == nil && !writesOrderKey(of: object, slot: slot) {
+            withoutOrderKey.append(slot)
+        }
+        let choice: UpdatePlanChoice
+        if let last = lastPlan, last.entity === object.entity, last.slots == changed, last.withoutOrderKey == withoutOrderKey {
+            choice = last
+        } else {
+            let plan = try updatePlan(for: object.entity, slots: changed.sorted(), withoutOrderKey: withoutOrderKey,
+                                      objectSlots: object.slots, writer: writer)
+            choice = UpdatePlanChoice(entity: object.entity, slots: changed, withoutOrderKey: withoutOrderKey, plan: plan)
+            lastPlan = choice
+        }
+        guard let plan = choice.plan else { return true }
         let next = try bindSlots(of: plan, for: object, from: 1, writer: writer, resolve: resolve, files: &files)
         try writer.bind(.integer(object.objectID.primaryKey), at: next, of: plan.statement)
         try writer.bind(.integer(object.snapshotVersion), at: next + 1, of: plan.statement)
@@ -138,8 +200,7 @@ extension NSSQLiteStore {
         return connection.changes == 1
     }
 
-    private func deleteRow(for object: NSManagedObject, writer: SaveWriter) throws -> Bool {
-        guard let plan = try deletePlan(for: object.entity, writer: writer) else { return true }
+    private func deleteRow(for object: NSManagedObject, plan: DeletePlan, writer: SaveWriter) throws -> Bool {
         try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: plan.statement)
         try writer.bind(.integer(object.snapshotVersion), at: 2, of: plan.statement)
         try writer.run(plan.statement, sql: plan.sql)
@@ -246,12 +307,11 @@ extension NSSQLiteStore {
 
 extension NSSQLiteStore {
     /// Reserves primary keys for objects not saved yet (`obtainPermanentIDs(for:)`), advancing `Z_MAX` at once.
-    func reservePrimaryKeys(for objects: [NSManagedObject]) throws -> [ObjectIdentifier: NSManagedObjectID] {
+    /// Returns the IDs in the order of `objects`.
+    func reservePrimaryKeys(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
         guard !isReadOnly && !connection.isReadOnly else {
             throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "the store") is open read-only")
         }
-        var outcome = SaveOutcome()
-        try connection.inTransaction(.immediate) { try allocatePrimaryKeys(for: objects, into: &outcome) }
-        return outcome.permanentIDs
+        return try connection.inTransaction(.immediate) { try allocatePrimaryKeys(for: objects) }
     }
 }

@@ -88,10 +88,10 @@ final class SaveWriter {
     let storePath: String?
     /// The SQL log's level when the save began: bindings are collected only when it would print them.
     let logLevel: Int
-    private(set) var statements = 0
-    private(set) var steps = 0
+    @exclusivity(unchecked) private(set) var statements = 0
+    @exclusivity(unchecked) private(set) var steps = 0
     /// The values bound to the statement being prepared for a run, collected only for the SQL log.
-    private var loggedBindings: [SQLiteValue] = []
+    @exclusivity(unchecked) private var loggedBindings: [SQLiteValue] = []
 
     init(connection: Connection, cache: SaveStatementCache, storePath: String?) {
         self.connection = connection
