@@ -21,8 +21,10 @@ extension AttributeValue {
         }
     }
 
+    /// An integer as a `Wanted`: itself as `Int64`, and as `Int`, `Int32` or `Int16` when it fits exactly (also
+    /// wrapped, for an `Optional` of those); nil for any other type or when it does not fit.
     @inlinable
-    static func integer<Wanted>(_ value: Int64, as _: Wanted.Type) -> Wanted? {
+    public static func integer<Wanted>(_ value: Int64, as _: Wanted.Type) -> Wanted? {
         if Wanted.self == Int64.self || Wanted.self == Int64?.self { return value as? Wanted }
         if Wanted.self == Int.self || Wanted.self == Int?.self { return Int(exactly: value).flatMap { $0 as? Wanted } }
         if Wanted.self == Int32.self || Wanted.self == Int32?.self { return Int32(exactly: value).flatMap { $0 as? Wanted } }

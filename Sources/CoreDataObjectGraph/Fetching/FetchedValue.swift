@@ -1,3 +1,4 @@
+import CoreDataModel
 import Foundation
 
 /// One value of a ``FetchedDictionary`` row, stored typed: the common attribute types inline (no `Any` box, no
@@ -55,23 +56,13 @@ enum FetchedValue {
     func value<Wanted>(as _: Wanted.Type) -> Wanted? {
         switch self {
         case .absent: return nil
-        case .integer(let value): return Self.integer(value, as: Wanted.self)
+        case .integer(let value): return AttributeValue.integer(value, as: Wanted.self)
         case .double(let value): return value as? Wanted
         case .string(let value): return value as? Wanted
         case .date(let value): return value as? Wanted
         case .boolean(let value): return value as? Wanted
         case .other(let value): return value as? Wanted
         }
-    }
-
-    @inlinable
-    static func integer<Wanted>(_ value: Int64, as _: Wanted.Type) -> Wanted? {
-        // Each branch casts a value of exactly `Wanted`'s type, which the compiler resolves once specialised.
-        if Wanted.self == Int64.self { return value as? Wanted }
-        if Wanted.self == Int.self { return Int(exactly: value).flatMap { $0 as? Wanted } }
-        if Wanted.self == Int32.self { return Int32(exactly: value).flatMap { $0 as? Wanted } }
-        if Wanted.self == Int16.self { return Int16(exactly: value).flatMap { $0 as? Wanted } }
-        return value as? Wanted
     }
 }
 

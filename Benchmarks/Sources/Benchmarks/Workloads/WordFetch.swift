@@ -42,54 +42,29 @@ enum WordFetch {
             watch.checksum = sum
         }
 
-        let faulted = Contenders.ours("ours · objects, faulted", store: url, model: model) { context, watch in
-            let objects = try watch.measure {
-                let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Word"))
-                readObjects(objects, watch)
-                return objects
+        /// Fetches every word as objects (faults unless `asFaults` is false) and reads them with `read`.
+        func objects(_ name: String, asFaults: Bool = true, rowCacheCapacity: Int? = nil,
+                     read: @escaping ([NSManagedObject], Stopwatch) -> Void) -> Implementation {
+            Contenders.ours(name, store: url, model: model, rowCacheCapacity: rowCacheCapacity) { context, watch in
+                let objects = try watch.measure {
+                    let request = NSFetchRequest<NSManagedObject>(entityName: "Word")
+                    request.returnsObjectsAsFaults = asFaults
+                    let objects = try context.fetch(request)
+                    read(objects, watch)
+                    return objects
+                }
+                keep(objects)
             }
-            keep(objects)
         }
+
+        let faulted = objects("ours · objects, faulted", read: readObjects)
         // The same, with a row cache that holds the whole fetch: what the faulted variant costs when firing a
         // fault never goes back to the store (Core Data keeps a snapshot as long as its object lives).
-        let faultedLargeCache = Contenders.ours("ours · objects, faulted, row cache ≥ rows", store: url, model: model,
-                                                rowCacheCapacity: rows + 1) { context, watch in
-            let objects = try watch.measure {
-                let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Word"))
-                readObjects(objects, watch)
-                return objects
-            }
-            keep(objects)
-        }
-        let unfaulted = Contenders.ours("ours · objects, not faulted", store: url, model: model) { context, watch in
-            let objects = try watch.measure {
-                let request = NSFetchRequest<NSManagedObject>(entityName: "Word")
-                request.returnsObjectsAsFaults = false
-                let objects = try context.fetch(request)
-                readObjects(objects, watch)
-                return objects
-            }
-            keep(objects)
-        }
+        let faultedLargeCache = objects("ours · objects, faulted, row cache ≥ rows", rowCacheCapacity: rows + 1, read: readObjects)
+        let unfaulted = objects("ours · objects, not faulted", asFaults: false, read: readObjects)
+        let faultedTyped = objects("ours · objects, faulted, typed reads", read: readObjectsTyped)
+        let unfaultedTyped = objects("ours · objects, not faulted, typed reads", asFaults: false, read: readObjectsTyped)
         // Dictionary results as `FetchedDictionary` rows (one key table per fetch), each value read in its type.
-        let faultedTyped = Contenders.ours("ours · objects, faulted, typed reads", store: url, model: model) { context, watch in
-            let objects = try watch.measure {
-                let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Word"))
-                readObjectsTyped(objects, watch)
-                return objects
-            }
-            keep(objects)
-        }
-        let unfaultedTyped = Contenders.ours("ours · objects, not faulted, typed reads", store: url, model: model) { context, watch in
-            let objects = try watch.measure {
-                let request = NSFetchRequest<NSManagedObject>(entityName: "Word")
-                request.returnsObjectsAsFaults = false
-                let objects = try context.fetch(request)
-                readObjectsTyped(objects, watch)
-                return objects
-            }
-            keep(objects)
-        }
         let dictionaries = Contenders.ours("ours · dictionaries", store: url, model: model) { context, watch in
             let rows = try watch.measure {
                 let request = NSFetchRequest<FetchedDictionary>(entityName: "Word")
