@@ -87,7 +87,7 @@ extension NSManagedObjectContext {
         let rows = try coordinator.withLock { try store.executeFetch(fetch) }
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(rows.count)
-        reserveRegistryCapacity(forAdditional: rows.count)
+        registry.reserveCapacity(forAdditional: rows.count)
         let keepsFaults = request.returnsObjectsAsFaults || parent != nil
         var cachedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
         if keepsFaults { cachedRows.reserveCapacity(rows.count) }

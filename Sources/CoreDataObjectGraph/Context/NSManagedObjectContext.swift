@@ -1,6 +1,5 @@
 import CoreDataModel
 import Foundation
-import Synchronization
 import UndoManagement
 
 /// A scratch pad of managed objects on one queue: it fetches, fulfils faults, keeps one object per ID, and
@@ -148,12 +147,6 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         registry.insert(object, for: objectID)
         return object
     }
-
-    /// Makes room for `count` more registrations (a fetch knows how many objects it is about to register).
-    func reserveRegistryCapacity(forAdditional count: Int) {
-        registry.reserveCapacity(forAdditional: count)
-    }
-
 
     /// The class to instantiate for `entity` (its registered subclass) and its property slots.
     func objectShape(for entity: NSEntityDescription, coordinator: NSPersistentStoreCoordinator) -> (NSManagedObject.Type, PropertySlots) {

@@ -1,7 +1,6 @@
 import CoreDataModel
 import Foundation
 import KeyValueCoding
-import Synchronization
 
 /// An object of a managed object context: the in-memory form of one row, with Apple's faulting and uniquing.
 ///
@@ -10,16 +9,13 @@ import Synchronization
 /// Managed objects belong to their context's queue and are not `Sendable`; pass `objectID`s between threads.
 open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     public let entity: NSEntityDescription
-    // `@exclusivity(unchecked)`: an object's state belongs to its context's queue, and no access to these properties
-    // spans a call that could reach them again, so the runtime's exclusivity checks (`swift_beginAccess`, about 116
-    // calls per inserted object, 11% of an insert's instructions) are skipped for them.
+    // `@exclusivity(unchecked)` on the hot state below: an object's state belongs to its context's queue, and no
+    // access to these properties spans a call that could reach them again, so the runtime's exclusivity checks are
+    // skipped for them (each a `swift_beginAccess` of about 76 instructions: four or more per object on every fetch,
+    // about 116 per inserted object, 11% of an insert).
     @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
     /// The context that registered the object; nil once the context is gone or has reset.
     @exclusivity(unchecked) public internal(set) weak var managedObjectContext: NSManagedObjectContext?
-
-    // The hot stored properties below skip the runtime's dynamic exclusivity checks (`@exclusivity(unchecked)`):
-    // each read cost a `swift_beginAccess` of about 76 instructions, four or more per object on every fetch. They are
-    // only touched on the context's queue, and no access to one overlaps another access to the same property.
 
     /// The stored values, slot by slot; nil while the object is a fault.
     @exclusivity(unchecked) var storedValues: [StoredValue]?

@@ -51,6 +51,7 @@ public final class PropertySlots: @unchecked Sendable {
         }
     }
 
+    /// The slot of the stored property called `name`, or nil when the entity stores no such property.
     public func index(of name: String) -> Int? {
         names.position(of: name)
     }

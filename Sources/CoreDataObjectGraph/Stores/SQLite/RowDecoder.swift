@@ -6,7 +6,8 @@ import SQLiteDatabase
 ///
 /// A struct with unretained references rather than an enum with class payloads: a fetch walks these for every row,
 /// and copying an enum case out of the plan retained and released its payload each time (about 230 instructions a
-/// row for four attributes). The model's descriptions outlive the store's plans, which the store drops with the model.
+/// row for four attributes). The plan that holds the decoders keeps the descriptions alive
+/// (`SelectPlan.describedObjects`).
 struct SlotDecoder {
     enum Kind: UInt8 {
         /// An attribute's value in `column`.
