@@ -21,31 +21,24 @@ enum IntegerColumns {
                 watch.checksum = sum
             }
         }
-        let objects = Contenders.ours("ours · objects, value(forKey:)", store: url, model: model) { context, watch in
-            let objects = try watch.measure {
-                let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item"))
-                var sum = 0
-                for item in objects {
-                    for key in Models.itemAttributes { sum &+= integer(item.value(forKey: key)) }
+        /// Fetches every item as objects and sums every value, read with `read`.
+        func objectsContender(_ name: String, read: @escaping (NSManagedObject, String) -> Int) -> Implementation {
+            Contenders.ours(name, store: url, model: model) { context, watch in
+                let objects = try watch.measure {
+                    let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item"))
+                    var sum = 0
+                    for item in objects {
+                        for key in Models.itemAttributes { sum &+= read(item, key) }
+                    }
+                    watch.checksum = sum
+                    return objects
                 }
-                watch.checksum = sum
-                return objects
+                keep(objects)
             }
-            keep(objects)
         }
+        let objects = objectsContender("ours · objects, value(forKey:)") { item, key in integer(item.value(forKey: key)) }
         // The same objects read through `value(forKey:as:)` (what `@Managed` properties use): no `Any` per value.
-        let typedObjects = Contenders.ours("ours · objects, typed reads", store: url, model: model) { context, watch in
-            let objects = try watch.measure {
-                let objects = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item"))
-                var sum = 0
-                for item in objects {
-                    for key in Models.itemAttributes { sum &+= item.value(forKey: key, as: Int.self) ?? 0 }
-                }
-                watch.checksum = sum
-                return objects
-            }
-            keep(objects)
-        }
+        let typedObjects = objectsContender("ours · objects, typed reads") { item, key in item.value(forKey: key, as: Int.self) ?? 0 }
         // Dictionary results as `FetchedDictionary` rows (one key table per fetch), each value read as an `Int`.
         let dictionaries = Contenders.ours("ours · dictionaries", store: url, model: model) { context, watch in
             let results = try watch.measure {
