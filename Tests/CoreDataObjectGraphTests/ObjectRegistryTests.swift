@@ -94,6 +94,36 @@ struct ObjectRegistryTests {
         }
     }
 
+    /// Objects refer to their context unretained; a context that goes away must tell every object it still lists,
+    /// faults and filled objects alike, so none is left pointing at freed memory.
+    @Test func objectsThatOutliveTheirContextForgetIt() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 4)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: url, options: [NSReadOnlyPersistentStoreOption: true])
+        var survivors: [NSManagedObject] = []
+        weak var goneContext: NSManagedObjectContext?
+        do {
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            goneContext = context
+            try context.performAndWait {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+                request.relationshipKeyPathsForPrefetching = ["chef", "ingredients"]
+                let recipes = try context.fetch(request)
+                #expect(recipes.count == 4)
+                _ = recipes[0].value(forKey: "name")
+                survivors = recipes + [context.object(with: recipes[1].objectIDForToOne("chef")!)]
+                #expect(survivors.allSatisfy { $0.managedObjectContext === context })
+            }
+        }
+        #expect(goneContext == nil, "objects do not keep their context alive")
+        for object in survivors {
+            #expect(object.managedObjectContext == nil)
+            _ = object.value(forKey: "name")  // a fault without a context reads as nil instead of reaching freed memory
+        }
+        #expect(survivors[0].value(forKey: "name") as? String != nil, "a filled object keeps its values")
+    }
+
     @Test func objectsReleasedOnOtherThreadsWhileTheContextLooksThemUp() throws {
         // A plain entity: `Probe`'s deinit would record from two threads at once.
         let stack = try probesStack(count: 200, entityName: "RegistryPlain")

@@ -91,14 +91,26 @@ extension NSManagedObjectContext {
         let keepsFaults = request.returnsObjectsAsFaults || parent != nil
         var cachedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
         if keepsFaults { cachedRows.reserveCapacity(rows.count) }
-        for row in rows {
-            // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
-            let object = register(row.objectID, snapshot: keepsFaults ? nil : row.snapshot)
-            if keepsFaults, let snapshot = row.snapshot, object.storedValues == nil {
-                cachedRows.append((row.objectID, snapshot))
-                if parent == nil { object.pendingSnapshot = snapshot }
+        // The rows are read in place: a copy of each would retain and release its ID and values.
+        var shape: ObjectShape?
+        rows.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let id = rows[index].objectID
+                let object: NSManagedObject
+                if let existing = registry.object(for: id) {
+                    object = existing
+                    if !keepsFaults, existing.storedValues == nil, let snapshot = rows[index].snapshot { existing.fill(from: snapshot) }
+                } else {
+                    object = makeObject(for: id, coordinator: coordinator, shape: &shape)
+                    // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
+                    if !keepsFaults, let snapshot = rows[index].snapshot { object.fill(from: snapshot) }
+                }
+                if keepsFaults, let snapshot = rows[index].snapshot, object.storedValues == nil {
+                    cachedRows.append((id, snapshot))
+                    if parent == nil { object.pendingSnapshot = snapshot }
+                }
+                objects.append(object)
             }
-            objects.append(object)
         }
         coordinator.rowCache.store(contentsOf: cachedRows)
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {

@@ -62,9 +62,14 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     }
 
     deinit {
-        // Prefetched destinations can form cycles between objects (as fulfilled relationships do in Core Data, where
-        // `reset()` breaks them); a context that goes away breaks them for its objects.
-        for object in registry.liveObjects { object.prefetchedDestinations.removeAll() }
+        // Objects refer to their context unretained (see `NSManagedObject.contextReference`): every object that names
+        // this context is in its registry, and learns here that the context is gone. Prefetched destinations can form
+        // cycles between objects (as fulfilled relationships do in Core Data, where `reset()` breaks them); a context
+        // that goes away breaks them for its objects.
+        for object in registry.liveObjects {
+            object.managedObjectContext = nil
+            object.sideState?.prefetchedDestinations.removeAll()
+        }
     }
 
     // MARK: Concurrency
@@ -141,11 +146,24 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         guard let coordinator = persistentStoreCoordinator else {
             preconditionFailure("the context has no persistent store coordinator")
         }
-        let (type, slots) = objectShape(for: objectID.entity, coordinator: coordinator)
-        let object = type.init(entity: objectID.entity, objectID: objectID, context: self, slots: slots)
+        var shape: ObjectShape?
+        let object = makeObject(for: objectID, coordinator: coordinator, shape: &shape)
         if let snapshot { object.fill(from: snapshot) }
-        registry.insert(object, for: objectID)
         return object
+    }
+
+    /// The class and slots objects of one entity are made with, and that entity.
+    typealias ObjectShape = (entity: ObjectIdentifier, type: NSManagedObject.Type, slots: PropertySlots)
+
+    /// A new object, registered, for an ID that no live object holds. `shape` carries the class and slots from one
+    /// call to the next: a fetch makes many objects of one entity in a row, and keeping them in the caller's local
+    /// saves retaining and releasing them for every object (about 230 instructions).
+    func makeObject(for objectID: NSManagedObjectID, coordinator: NSPersistentStoreCoordinator, shape: inout ObjectShape?) -> NSManagedObject {
+        if shape?.entity != ObjectIdentifier(objectID.entity) {
+            let (type, slots) = objectShape(for: objectID.entity, coordinator: coordinator)
+            shape = (ObjectIdentifier(objectID.entity), type, slots)
+        }
+        return shape!.type.init(entity: objectID.entity, objectID: objectID, context: self, slots: shape!.slots)
     }
 
     /// The class to instantiate for `entity` (its registered subclass) and its property slots.

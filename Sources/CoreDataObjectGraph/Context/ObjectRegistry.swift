@@ -45,10 +45,16 @@ final class ObjectRegistry: Sendable {
 
     /// Registers `object` under `id` (replacing any other object's entry) and makes the object remove the entry
     /// when it is deinitialised.
+    /// An object whose entry is replaced is no longer its context's (it forgets the context, which does not list it
+    /// any more and so could not tell it when it goes away).
     func insert(_ object: NSManagedObject, for id: NSManagedObjectID) {
         object.registration = self
         let address = Address(object)
-        entries.withLock { $0[id] = address }
+        let replaced = entries.withLock { entries -> Address? in
+            guard let old = entries.updateValue(address, forKey: id), old != address else { return nil }
+            return old.retainedObject()
+        }
+        replaced?.takeRetainedObject().managedObjectContext = nil
     }
 
     /// Forgets the entry for `id`; the object, if alive, stays as it is.

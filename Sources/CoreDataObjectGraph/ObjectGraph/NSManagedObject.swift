@@ -8,14 +8,26 @@ import KeyValueCoding
 /// fulfils it from the row cache or the store. One context holds at most one object per ID.
 /// Managed objects belong to their context's queue and are not `Sendable`; pass `objectID`s between threads.
 open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
-    public let entity: NSEntityDescription
     // `@exclusivity(unchecked)` on the hot state below: an object's state belongs to its context's queue, and no
     // access to these properties spans a call that could reach them again, so the runtime's exclusivity checks are
     // skipped for them (each a `swift_beginAccess` of about 76 instructions: four or more per object on every fetch,
     // about 116 per inserted object, 11% of an insert).
     @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
+
+    /// The object's entity (its ID's: one reference fewer to keep per object).
+    public final var entity: NSEntityDescription { objectID.entity }
+
     /// The context that registered the object; nil once the context is gone or has reset.
-    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+    public final internal(set) var managedObjectContext: NSManagedObjectContext? {
+        get { contextReference?.takeUnretainedValue() }
+        set { contextReference = newValue.map(Unmanaged.passUnretained) }
+    }
+    /// The registering context, unretained. Not a `weak` reference: the first weak reference to an object gives it a
+    /// side table, after which every retain and release of it takes the runtime's slow path, and every object of a
+    /// context referring to it weakly cost each fetched object about 300 instructions. Instead the context clears this
+    /// for every object it still lists when it resets or goes away (`NSManagedObjectContext.deinit`), and every
+    /// object that names a context is listed in that context's registry, so it never dangles.
+    @exclusivity(unchecked) final var contextReference: Unmanaged<NSManagedObjectContext>?
 
     /// The stored values, slot by slot; nil while the object is a fault.
     @exclusivity(unchecked) var storedValues: [StoredValue]?
@@ -23,13 +35,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     @exclusivity(unchecked) var snapshotVersion: Int64 = 0
     /// The row a fetch read for this fault, kept until the fault fires (Core Data ties snapshots to objects too).
     @exclusivity(unchecked) var pendingSnapshot: Snapshot?
-    /// Loaded to-many relationships, by name: destination IDs in order (see `ToManyIDs`).
-    @exclusivity(unchecked) var toMany: [String: ToManyIDs] = [:]
-    /// Values of transient properties, by name.
-    var transientValues: [String: Any] = [:]
     let slots: PropertySlots
-    /// Why the last fault could not be fulfilled (the row is gone, an external file is missing); nil when it was.
-    public internal(set) var faultingError: (any Error)?
     /// Change tracking (see `NSManagedObject+Changes.swift`): the values as last saved, and what changed since.
     @exclusivity(unchecked) var changes = ObjectChanges()
     /// The stamp the object last entered its context's changed objects with (see `TrackedObjects`): saves write
@@ -39,21 +45,26 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     @exclusivity(unchecked) final var unpostedStamp = 0
     /// Which of its context's `TrackedObjects` sets hold the object (bits of `TrackedObjects.Membership`).
     @exclusivity(unchecked) final var trackingMarks: UInt8 = 0
-    /// Destinations a fetch prefetched through this object's relationships, by relationship name, kept alive with it
-    /// as Core Data's fulfilled relationships keep theirs: their rows wait in them, so reading them needs no query
-    /// even after the row cache has moved on. A later prefetch of the same relationship replaces its entry; all are
-    /// released when the object turns back into a fault.
-    final var prefetchedDestinations: [String: [NSManagedObject]] = [:]
     /// The registry that lists the object (its context's), told when the object goes away.
     @exclusivity(unchecked) final var registration: ObjectRegistry?
+    /// State most objects never need (loaded to-many relationships, transient values, prefetched destinations, a
+    /// faulting error), allocated on first use (see `NSManagedObject+SideState.swift`).
+    @exclusivity(unchecked) final var sideState: SideState?
 
-    /// Creates an object for `entity`; contexts create objects through `object(with:)` and fetches.
-    public required init(entity: NSEntityDescription, objectID: NSManagedObjectID, context: NSManagedObjectContext?,
-                         slots: PropertySlots) {
-        self.entity = entity
+    /// Creates an object for `entity` (its ID's), registered in `context` when one is given; contexts create objects
+    /// through `object(with:)` and fetches.
+    // The arguments are borrowed (`__shared`), not consumed as an initialiser's are by default: the caller then need not
+    // retain what the object does not keep (the entity, whose every retain takes the slow path because descriptions
+    // refer to it weakly, and the context), and the object retains what it keeps itself.
+    public required init(entity: __shared NSEntityDescription, objectID: __shared NSManagedObjectID,
+                         context: __shared NSManagedObjectContext?, slots: __shared PropertySlots) {
+        assert(entity === objectID.entity, "an object's entity is its ID's")
         self.objectID = objectID
-        self.managedObjectContext = context
         self.slots = slots
+        if let context {
+            contextReference = Unmanaged.passUnretained(context)
+            context.registry.insert(self, for: objectID)
+        }
     }
 
     deinit {
@@ -159,9 +170,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     func turnIntoFault() {
         storedValues = nil
         pendingSnapshot = nil
-        prefetchedDestinations.removeAll()
-        toMany.removeAll()
-        transientValues.removeAll()
+        sideState?.releaseLoadedState()
     }
 
     // MARK: Validation hooks

@@ -87,8 +87,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         var columns: [String]
         /// Per concrete entity number: for each of its slots, how to read it.
         var decoders: EntityNumberTable<[SlotDecoder]>
-        /// The descriptions the decoders point to without retaining them (properties, destination entities), kept
-        /// alive as long as the plan.
+        /// The descriptions the decoders point to without retaining them (destination entities), kept alive as long
+        /// as the plan.
         var describedObjects: [AnyObject]
     }
 
@@ -110,7 +110,6 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         for concrete in entity.selfAndDescendants {
             guard let number = layout.numbering[concrete.name] else { continue }
             let properties = coordinator.slots(for: concrete).properties
-            describedObjects += properties
             describedObjects += properties.compactMap { ($0 as? NSRelationshipDescription)?.destinationEntity }
             decoders[number] = properties.map { property in
                 guard let mapped = layout.columns(forProperty: property.name, ofEntity: concrete.name) else { return .unmapped }

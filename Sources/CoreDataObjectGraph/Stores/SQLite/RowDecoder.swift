@@ -24,28 +24,27 @@ struct SlotDecoder {
     let entityNumberColumn: Int
     /// For `.attribute`: the attribute's type, read once when the plan is made.
     let attributeType: NSAttributeType
-    // `Unmanaged` rather than `unowned(unsafe)` optionals, which the -Onone build miscompiled here (the loop over
+    /// For `.attribute`: whether the attribute allows external storage (its column holds a marked reference).
+    let allowsExternalStorage: Bool
+    // `Unmanaged` rather than an `unowned(unsafe)` optional, which the -Onone build miscompiled here (the loop over
     // the decoders ran past its end).
-    private let attributeReference: Unmanaged<NSAttributeDescription>?
     private let destinationReference: Unmanaged<NSEntityDescription>?
 
-    /// For `.attribute`: the attribute.
-    var attribute: NSAttributeDescription { attributeReference!.takeUnretainedValue() }
     /// For `.toOne`: the declared destination entity.
     var destination: NSEntityDescription { destinationReference!.takeUnretainedValue() }
 
     static func attribute(column: Int, _ attribute: NSAttributeDescription) -> SlotDecoder {
         SlotDecoder(kind: .attribute, column: column, entityNumberColumn: -1, attributeType: attribute.attributeType,
-                    attributeReference: .passUnretained(attribute), destinationReference: nil)
+                    allowsExternalStorage: attribute.allowsExternalBinaryDataStorage, destinationReference: nil)
     }
 
     static func toOne(keyColumn: Int, entityNumberColumn: Int?, destination: NSEntityDescription) -> SlotDecoder {
         SlotDecoder(kind: .toOne, column: keyColumn, entityNumberColumn: entityNumberColumn ?? -1, attributeType: .undefinedAttributeType,
-                    attributeReference: nil, destinationReference: .passUnretained(destination))
+                    allowsExternalStorage: false, destinationReference: .passUnretained(destination))
     }
 
     static let unmapped = SlotDecoder(kind: .unmapped, column: -1, entityNumberColumn: -1, attributeType: .undefinedAttributeType,
-                                      attributeReference: nil, destinationReference: nil)
+                                      allowsExternalStorage: false, destinationReference: nil)
 }
 
 /// Turns the rows of one statement, selected with a store's `SelectPlan`, into object IDs and snapshots.
@@ -80,7 +79,8 @@ struct RowDecoder {
     private func value(_ row: borrowing Row, _ decoder: SlotDecoder) -> StoredValue {
         switch decoder.kind {
         case .attribute:
-            return SQLiteColumnDecoding.decode(row, at: decoder.column, as: decoder.attribute, type: decoder.attributeType)
+            return SQLiteColumnDecoding.decode(row, at: decoder.column, type: decoder.attributeType,
+                                              allowsExternalStorage: decoder.allowsExternalStorage)
         case .toOne:
             if row.isNull(at: decoder.column) { return .null }
             var target = decoder.destination

@@ -9,11 +9,17 @@ import SQLiteDatabase
 /// column; such values are converted where the conversion is exact, and kept as text otherwise.
 enum SQLiteColumnDecoding {
     static func decode(_ row: borrowing Row, at index: Int, as attribute: NSAttributeDescription) -> StoredValue {
-        decode(row, at: index, as: attribute, type: attribute.attributeType)
+        decode(row, at: index, type: attribute.attributeType, allowsExternalStorage: attribute.allowsExternalBinaryDataStorage)
     }
 
     /// The same, with the attribute's type already read (a fetch plan reads it once, not once per row).
     static func decode(_ row: borrowing Row, at index: Int, as attribute: NSAttributeDescription, type: NSAttributeType) -> StoredValue {
+        decode(row, at: index, type: type, allowsExternalStorage: attribute.allowsExternalBinaryDataStorage)
+    }
+
+    /// The same, from what a fetch plan read of the attribute once: its type, and whether it allows external storage
+    /// (no description is touched per row, so none is retained and released per value).
+    static func decode(_ row: borrowing Row, at index: Int, type: NSAttributeType, allowsExternalStorage: Bool) -> StoredValue {
         let storage = row.columnType(at: index)
         if storage == .null { return .null }
         switch type {
@@ -57,7 +63,7 @@ enum SQLiteColumnDecoding {
             return blob(row, index)
         case .binaryDataAttributeType, .transformableAttributeType:
             guard storage == .blob, let bytes = row.blob(at: index) else { return storage == .text ? text(row, index) : blob(row, index) }
-            if attribute.allowsExternalBinaryDataStorage { return ExternalDataReference.decode(bytes) }
+            if allowsExternalStorage { return ExternalDataReference.decode(bytes) }
             return .attribute(.data(Data(bytes)))
         case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType:
             return storage == .blob ? blob(row, index) : text(row, index)
