@@ -16,7 +16,12 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     }
 
     public let concurrencyType: ConcurrencyType
-    public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    public var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
+        didSet { coordinatorStatistics = persistentStoreCoordinator?.statistics }
+    }
+    /// The coordinator's statistics, kept apart for firing faults: reaching them through the coordinator retained and
+    /// released it, and stores refer to their coordinator weakly, so each of those took the runtime's slow path.
+    @exclusivity(unchecked) private var coordinatorStatistics: CoreDataStatistics?
     /// A name for debugging and for the SQL log.
     public var name: String?
     // Read on every change of every object (exclusivity: see `changedObjects`).
@@ -224,6 +229,13 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// Fills a fault from the row cache, or from the store on a miss. An object whose row is gone becomes
     /// inaccessible: its values read as nil and `faultingError` says why.
     func fulfillFault(for object: NSManagedObject) {
+        if let pending = object.pendingSnapshot {
+            // The fetch that registered the object kept its row (only a context without a parent keeps one): a
+            // row-cache hit that no eviction can lose, and the usual way a fetched object fills.
+            coordinatorStatistics?.recordFaultFilledFromFetchedRow()
+            object.fill(from: pending)
+            return
+        }
         do {
             try fulfillFaultThrowing(for: object)
         } catch {
@@ -244,7 +256,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         }
         if let pending = object.pendingSnapshot {
             // The fetch that registered the object kept its row: a cache hit that no eviction can lose.
-            coordinator.statistics.record { $0.faultsFired += 1; $0.rowCacheHits += 1 }
+            coordinator.statistics.recordFaultFilledFromFetchedRow()
             object.fill(from: pending)
             return
         }

@@ -25,14 +25,31 @@ public final class CoreDataStatistics: Sendable {
     }
 
     private let counts = Mutex(Counts())
+    /// Faults filled from the row their fetch kept (each a fault fired and a row-cache hit), counted apart with one
+    /// atomic increment: this is the hot path of reading fetched objects, where the lock cost a fifth of the fault.
+    private let faultsFilledFromFetchedRows = Atomic<Int>(0)
 
     public init() {}
 
-    public var snapshot: Counts { counts.withLock { $0 } }
+    public var snapshot: Counts {
+        var counts = counts.withLock { $0 }
+        let filled = faultsFilledFromFetchedRows.load(ordering: .relaxed)
+        counts.faultsFired += filled
+        counts.rowCacheHits += filled
+        return counts
+    }
 
-    public func reset() { counts.withLock { $0 = Counts() } }
+    public func reset() {
+        counts.withLock { $0 = Counts() }
+        faultsFilledFromFetchedRows.store(0, ordering: .relaxed)
+    }
 
     func record(_ update: (inout Counts) -> Void) {
         counts.withLock { update(&$0) }
+    }
+
+    /// Counts a fault filled from the row its fetch kept.
+    func recordFaultFilledFromFetchedRow() {
+        faultsFilledFromFetchedRows.wrappingAdd(1, ordering: .relaxed)
     }
 }

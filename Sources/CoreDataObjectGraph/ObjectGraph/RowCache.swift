@@ -44,6 +44,8 @@ final class RowCache: Sendable {
             if !state.entries.isEmpty {
                 for row in rows[..<skipped] { state.entries.removeValue(forKey: row.id) }
             }
+            // Room for the rows at once, rather than growing (and rehashing) step by step.
+            state.entries.reserveCapacity(min(state.entries.count + rows.count - skipped, capacity + 1))
             for row in rows[skipped...] { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
         }
     }
