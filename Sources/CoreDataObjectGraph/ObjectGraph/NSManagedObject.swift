@@ -119,8 +119,13 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     }
 
     /// The typed attribute value of `key`, or nil; does not resolve relationships.
-    public func attributeValue(forKey key: String) -> AttributeValue? {
-        slots.index(of: key).flatMap { storedValue(at: $0)?.attributeValue }
+    public final func attributeValue(forKey key: String) -> AttributeValue? {
+        guard let index = slots.index(of: key) else { return nil }
+        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+        // Read in place: binding the values array first retained and released it, and copying the slot's whole
+        // `StoredValue` out before taking its attribute apart copied its payload twice (together a third of a read).
+        guard index < storedValues?.count ?? 0, case .attribute(let value)? = storedValues?[index] else { return nil }
+        return value
     }
 
     /// The value of the attribute `key` as a `Value`, read in its own type without boxing it into `Any` and casting
