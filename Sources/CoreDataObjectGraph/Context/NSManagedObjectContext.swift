@@ -229,11 +229,13 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// Fills a fault from the row cache, or from the store on a miss. An object whose row is gone becomes
     /// inaccessible: its values read as nil and `faultingError` says why.
     func fulfillFault(for object: NSManagedObject) {
-        if let pending = object.pendingSnapshot {
+        if let pending = object.pendingValues {
             // The fetch that registered the object kept its row (only a context without a parent keeps one): a
-            // row-cache hit that no eviction can lose, and the usual way a fetched object fills.
+            // row-cache hit that no eviction can lose, and the usual way a fetched object fills. Its version is
+            // already in `snapshotVersion`.
             coordinatorStatistics?.recordFaultFilledFromFetchedRow()
-            object.fill(from: pending)
+            object.storedValues = pending
+            object.pendingValues = nil
             return
         }
         do {

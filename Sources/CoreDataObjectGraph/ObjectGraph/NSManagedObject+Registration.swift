@@ -32,6 +32,15 @@ extension NSManagedObject {
     func fill(from snapshot: Snapshot) {
         storedValues = snapshot.values
         snapshotVersion = snapshot.version
-        pendingSnapshot = nil
+        pendingValues = nil
+    }
+
+    /// The row a fetch read for this fault and kept until the fault fires, or nil.
+    var pendingSnapshot: Snapshot? {
+        get { pendingValues.map { Snapshot(values: $0, version: snapshotVersion) } }
+        set {
+            pendingValues = newValue?.values
+            if let newValue { snapshotVersion = newValue.version }
+        }
     }
 }
