@@ -94,6 +94,55 @@ struct ObjectRegistryTests {
         }
     }
 
+    /// The registry's table files IDs by a hash of their primary key, so objects of two entities with the same keys
+    /// collide on every entry; removals leave tombstones, and the table grows and rehashes as a fetch registers
+    /// thousands of objects. Every lookup must still find exactly its own object.
+    @Test func collidingKeysRemovalsAndGrowthKeepOneObjectPerID() throws {
+        let first = NSEntityDescription(name: "RegistryLeft")
+        first.setProperties([NSAttributeDescription(name: "number", type: .integer64AttributeType)])
+        let second = NSEntityDescription(name: "RegistryRight")
+        second.setProperties([NSAttributeDescription(name: "number", type: .integer64AttributeType)])
+        let model = NSManagedObjectModel(entities: [first, second])
+        let url = try TemporaryDirectory.make().appendingPathComponent("Colliding.sqlite")
+        try SQLiteStoreCreator.createStore(at: url, model: model)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            for number in 0..<3_000 {
+                for name in ["RegistryLeft", "RegistryRight"] {
+                    NSEntityDescription.insertNewObject(forEntityName: name, into: stack.context).setValue(Int64(number), forKey: "number")
+                }
+            }
+            try stack.context.save()
+            stack.context.reset()
+            var left = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryLeft"))
+            var right = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryRight"))
+            #expect(left.count == 3_000 && right.count == 3_000)
+            #expect(Set(left.map(\.objectID.primaryKey)) == Set(right.map(\.objectID.primaryKey)), "the same keys in both tables")
+            for object in left + right {
+                #expect(stack.context.registeredObject(for: object.objectID) === object)
+            }
+            // Drop every other object (their entries become tombstones), then fetch again: the dropped ones come
+            // back as new objects, the kept ones are found again.
+            let keptLeft = Dictionary(uniqueKeysWithValues: left.enumerated().filter { $0.offset % 2 == 0 }.map { ($0.element.objectID, $0.element) })
+            let keptRight = Dictionary(uniqueKeysWithValues: right.enumerated().filter { $0.offset % 2 == 1 }.map { ($0.element.objectID, $0.element) })
+            left = []
+            right = []
+            #expect(stack.context.registeredObjects.count == 3_000)
+            let leftAgain = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryLeft"))
+            let rightAgain = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryRight"))
+            for object in leftAgain {
+                if let kept = keptLeft[object.objectID] { #expect(kept === object, "a live object is found, not replaced") }
+                #expect(stack.context.registeredObject(for: object.objectID) === object)
+                #expect(object.entity.name == "RegistryLeft")
+            }
+            for object in rightAgain {
+                if let kept = keptRight[object.objectID] { #expect(kept === object, "a live object is found, not replaced") }
+                #expect(stack.context.registeredObject(for: object.objectID) === object)
+            }
+            #expect(stack.context.registeredObjects.count == 6_000)
+        }
+    }
+
     /// Objects refer to their context unretained; a context that goes away must tell every object it still lists,
     /// faults and filled objects alike, so none is left pointing at freed memory.
     @Test func objectsThatOutliveTheirContextForgetIt() throws {

@@ -13,81 +13,86 @@ import Synchronization
 /// The last release of an object may happen on any thread, so entries are read and written under a lock, and a
 /// lookup takes a strong reference only through the runtime's `swift_tryRetain`, which refuses an object whose
 /// deinitialisation has begun: such an entry is treated as absent, and a new object may take the ID's place (the
-/// dying object's `deinit` then leaves the new entry alone). The object's memory cannot be freed while the lock is
-/// held, because its `deinit` waits for the lock. Nothing that may release a managed object runs under the lock.
+/// dying object's `deinit` then leaves the new entry alone). The object's memory, and its `objectID`, stay valid while
+/// the lock is held, because its `deinit` waits for the lock before anything of it is destroyed. Nothing that may
+/// release a managed object runs under the lock.
+///
+/// The entries live in an open-addressing table of (hash, address) pairs rather than a `Dictionary` keyed by ID: a
+/// probe compares the stored hashes and reaches an object (for its ID) only when they match, so registering a new
+/// object touches the table alone; the IDs are not retained a second time; and the lookup that finds an ID absent
+/// remembers where it would go, so the insertion that usually follows costs no second probe.
 final class ObjectRegistry: Sendable {
-    /// Where a registered object lives; compared, never dereferenced without a successful try-retain.
-    private struct Address: Hashable, Sendable {
-        let bits: UInt
-
-        init(_ object: NSManagedObject) {
-            bits = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-        }
-
-        /// A strong reference to the object, or nil when it is being deinitialised. Call with the lock held.
-        func retainedObject() -> Address? {
-            guard let pointer = UnsafeMutableRawPointer(bitPattern: bits), c_swift_try_retain(pointer) != 0 else { return nil }
-            return self
-        }
-
-        /// Takes over the reference `retainedObject()` took.
-        func takeRetainedObject() -> NSManagedObject {
-            Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
-        }
-    }
-
-    private let entries = Mutex<[NSManagedObjectID: Address]>([:])
+    private let table = Mutex(RegistryTable())
 
     /// The registered object for `id`, if it is alive.
     func object(for id: NSManagedObjectID) -> NSManagedObject? {
-        entries.withLock { $0[id]?.retainedObject() }?.takeRetainedObject()
+        let hash = RegistryTable.hash(of: id)
+        let retained = table.withLock { table -> UInt? in
+            guard let bucket = table.lookUp(id, hash: hash) else { return nil }
+            let address = table.address(at: bucket)
+            return c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: address)!) != 0 ? address : nil
+        }
+        return retained.map { Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: $0)!).takeRetainedValue() }
     }
 
-    /// Registers `object` under `id` (replacing any other object's entry) and makes the object remove the entry
-    /// when it is deinitialised.
-    /// An object whose entry is replaced is no longer its context's (it forgets the context, which does not list it
-    /// any more and so could not tell it when it goes away).
+    /// Registers `object` under its ID (replacing any other object's entry) and makes the object remove the entry
+    /// when it is deinitialised. An object whose entry is replaced is no longer its context's (it forgets the
+    /// context, which does not list it any more and so could not tell it when it goes away).
     func insert(_ object: NSManagedObject, for id: NSManagedObjectID) {
+        assert(object.objectID == id, "objects are registered under their own ID")
         object.registration = self
-        let address = Address(object)
-        let replaced = entries.withLock { entries -> Address? in
-            guard let old = entries.updateValue(address, forKey: id), old != address else { return nil }
-            return old.retainedObject()
+        let hash = RegistryTable.hash(of: id)
+        let address = Self.address(of: object)
+        let replaced = table.withLock { table -> UInt? in
+            guard let old = table.insert(address, for: id, hash: hash), old != address,
+                  c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: old)!) != 0 else { return nil }
+            return old
         }
-        replaced?.takeRetainedObject().managedObjectContext = nil
+        if let replaced {
+            Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: replaced)!).takeRetainedValue().managedObjectContext = nil
+        }
     }
 
     /// Forgets the entry for `id`; the object, if alive, stays as it is.
     func removeValue(forKey id: NSManagedObjectID) {
-        _ = entries.withLock { $0.removeValue(forKey: id) }
+        let hash = RegistryTable.hash(of: id)
+        table.withLock { table in
+            if let bucket = table.lookUp(id, hash: hash) { table.remove(at: bucket) }
+        }
     }
 
     /// Forgets every entry.
     func removeAll() {
-        entries.withLock { $0.removeAll() }
+        table.withLock { $0 = RegistryTable() }
     }
 
     /// Makes room for `count` more entries (a fetch knows how many objects it is about to register).
     func reserveCapacity(forAdditional count: Int) {
-        entries.withLock { $0.reserveCapacity($0.count + count) }
+        table.withLock { $0.reserveCapacity($0.count + count) }
     }
 
     /// How many entries there are (some may belong to objects being deinitialised).
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { table.withLock { $0.count } }
 
     /// Every registered object that is alive, in no particular order.
     var liveObjects: [NSManagedObject] {
-        let retained = entries.withLock { entries in entries.values.compactMap { $0.retainedObject() } }
-        return retained.map { $0.takeRetainedObject() }
+        let retained = table.withLock { table in
+            table.addresses.filter { c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: $0)!) != 0 }
+        }
+        return retained.map { Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: $0)!).takeRetainedValue() }
     }
 
     /// Called from `NSManagedObject.deinit` on whatever thread released the object last: removes its entry unless
-    /// another object has taken the ID since.
+    /// another object has taken the ID since. Compares addresses only, never reaching another object.
     func objectWillDeinitialize(_ object: NSManagedObject) {
-        let id = object.objectID
-        let address = Address(object)
-        entries.withLock { entries in
-            if let index = entries.index(forKey: id), entries[index].value == address { entries.remove(at: index) }
+        let hash = RegistryTable.hash(of: object.objectID)
+        let address = Self.address(of: object)
+        table.withLock { table in
+            if let bucket = table.bucket(holding: address, hash: hash) { table.remove(at: bucket) }
         }
+    }
+
+    private static func address(of object: NSManagedObject) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }
 }
