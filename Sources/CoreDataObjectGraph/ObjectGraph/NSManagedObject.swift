@@ -91,7 +91,11 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// `valueForUndefinedKey:` raises.
     open func value(forKey key: String) -> Any? {
         if let index = slots.index(of: key) {
-            return storedValue(at: index).flatMap { resolve($0) }
+            if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+            guard index < storedValues?.count ?? 0 else { return nil }
+            // An attribute, the usual case, is read in place (see `attributeValue(forKey:)`).
+            if case .attribute(let value)? = storedValues?[index] { return value.anyValue }
+            return (storedValues?[index]).flatMap { resolve($0) }
         }
         guard let property = entity.propertiesByName[key] else {
             if key.hasPrefix("@") { return nil }
@@ -107,8 +111,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// The stored value in a slot, firing the fault first.
     func storedValue(at index: Int) -> StoredValue? {
         if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
-        guard let values = storedValues, index < values.count else { return nil }
-        return values[index]
+        guard index < storedValues?.count ?? 0 else { return nil }
+        return storedValues?[index]
     }
 
     private func resolve(_ stored: StoredValue) -> Any? {
