@@ -165,9 +165,9 @@ extension NSSQLiteStore {
     private func insertRow(for object: NSManagedObject, id: NSManagedObjectID, plan: InsertPlan, writer: SaveWriter,
                            resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws {
         let statement = plan.row.statement
-        try writer.bind(.integer(id.primaryKey), at: 1, of: statement)
-        try writer.bind(.integer(plan.entityNumber), at: 2, of: statement)
-        try writer.bind(.integer(1), at: 3, of: statement)
+        try writer.bind(integer: id.primaryKey, at: 1, of: statement)
+        try writer.bind(integer: plan.entityNumber, at: 2, of: statement)
+        try writer.bind(integer: 1, at: 3, of: statement)
         _ = try bindSlots(of: plan.row, for: object, from: 4, writer: writer, resolve: resolve, files: &files)
         try writer.run(statement, sql: plan.row.sql)
     }
@@ -194,19 +194,19 @@ extension NSSQLiteStore {
         }
         guard let plan = choice.plan else { return true }
         let next = try bindSlots(of: plan, for: object, from: 1, writer: writer, resolve: resolve, files: &files)
-        try writer.bind(.integer(object.objectID.primaryKey), at: next, of: plan.statement)
-        try writer.bind(.integer(object.snapshotVersion), at: next + 1, of: plan.statement)
+        try writer.bind(integer: object.objectID.primaryKey, at: next, of: plan.statement)
+        try writer.bind(integer: object.snapshotVersion, at: next + 1, of: plan.statement)
         try writer.run(plan.statement, sql: plan.sql)
         return connection.changes == 1
     }
 
     private func deleteRow(for object: NSManagedObject, plan: DeletePlan, writer: SaveWriter) throws -> Bool {
-        try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: plan.statement)
-        try writer.bind(.integer(object.snapshotVersion), at: 2, of: plan.statement)
+        try writer.bind(integer: object.objectID.primaryKey, at: 1, of: plan.statement)
+        try writer.bind(integer: object.snapshotVersion, at: 2, of: plan.statement)
         try writer.run(plan.statement, sql: plan.sql)
         let deleted = connection.changes == 1
         for join in plan.joinDeletes {
-            try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: join.statement)
+            try writer.bind(integer: object.objectID.primaryKey, at: 1, of: join.statement)
             try writer.run(join.statement, sql: join.sql)
         }
         return deleted
