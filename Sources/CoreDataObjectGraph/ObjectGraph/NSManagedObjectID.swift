@@ -27,7 +27,7 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
         self.storeIdentifier = nil
         self.primaryKey = 0
         self.isTemporaryID = true
-        self.temporaryUUID = UUID()
+        self.temporaryUUID = TemporaryIDSource.next()
     }
 
     /// `x-coredata://STORE-UUID/Entity/pN`, or `x-coredata:///Entity/tUUID` for a temporary ID.
