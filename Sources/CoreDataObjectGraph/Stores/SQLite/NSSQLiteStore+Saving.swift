@@ -87,7 +87,10 @@ extension NSSQLiteStore {
                 }
                 var lastUpdate: UpdatePlanChoice?
                 for object in request.updated {
-                    replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots, writer: writer)
+                    // Checked here: most entities have no external storage, and appending an empty array costs a call.
+                    if !object.slots.externalStorageSlots.isEmpty {
+                        replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots, writer: writer)
+                    }
                     if try updateRow(for: object, writer: writer, lastPlan: &lastUpdate, resolve: resolve, files: &writtenFiles) {
                         outcome.updatedVersions.append(object.snapshotVersion + 1)
                     } else {
@@ -97,7 +100,9 @@ extension NSSQLiteStore {
                 }
                 var delete: (entity: NSEntityDescription, plan: DeletePlan?)?
                 for object in request.deleted {
-                    replacedFiles += try replacedExternalFiles(of: object, slots: nil, writer: writer)
+                    if !object.slots.externalStorageSlots.isEmpty {
+                        replacedFiles += try replacedExternalFiles(of: object, slots: nil, writer: writer)
+                    }
                     if delete?.entity !== object.entity { delete = (object.entity, try deletePlan(for: object.entity, writer: writer)) }
                     guard let plan = delete?.plan else { continue }
                     if !(try deleteRow(for: object, plan: plan, writer: writer)) { conflicts.append(object.objectID) }
@@ -178,17 +183,22 @@ extension NSSQLiteStore {
     private func updateRow(for object: NSManagedObject, writer: SaveWriter, lastPlan: inout UpdatePlanChoice?,
                            resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> Bool {
         let changed = object.changes.changedSlots
-        // Only to-one relationships (slots without a stored attribute) have order keys to leave alone.
+        let slots = object.slots
+        // Only to-one relationships (slots without a stored attribute) have order keys to leave alone; an entity
+        // without relationships has none.
         var withoutOrderKey: [Int] = []
-        for slot in changed where object.slots.storedAttributes[slot] == nil && !writesOrderKey(of: object, slot: slot) {
-            withoutOrderKey.append(slot)
+        if !slots.persistentRelationships.isEmpty {
+            for slot in changed where slots.storedAttributes[slot] == nil && !writesOrderKey(of: object, slot: slot) {
+                withoutOrderKey.append(slot)
+            }
         }
         let choice: UpdatePlanChoice
-        if let last = lastPlan, last.entity === object.entity, last.slots == changed, last.withoutOrderKey == withoutOrderKey {
+        if let last = lastPlan, last.entity === object.entity, last.slots == changed,
+           last.withoutOrderKey.isEmpty ? withoutOrderKey.isEmpty : last.withoutOrderKey == withoutOrderKey {
             choice = last
         } else {
             let plan = try updatePlan(for: object.entity, slots: changed.sorted(), withoutOrderKey: withoutOrderKey,
-                                      objectSlots: object.slots, writer: writer)
+                                      objectSlots: slots, writer: writer)
             choice = UpdatePlanChoice(entity: object.entity, slots: changed, withoutOrderKey: withoutOrderKey, plan: plan)
             lastPlan = choice
         }
