@@ -35,4 +35,34 @@ struct RowCacheTests {
         #expect(cache.snapshot(for: ids[0]) == nil, "the stale version of a row stored too early to keep is gone")
         #expect(ids[..<15].allSatisfy { cache.snapshot(for: $0) == nil })
     }
+
+    /// Eviction keeps the most recently stored or read rows: past the capacity, the cache drops to three quarters of
+    /// it, oldest first (a read makes a row recent again).
+    @Test func evictionKeepsTheMostRecentlyUsedRows() throws {
+        let entity = NSEntityDescription(name: "Chef")
+        let ids = (1...9).map { NSManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: Int64($0)) }
+        let cache = RowCache(capacity: 8)
+        for id in ids[..<8] { cache.store(Snapshot(values: [.null], version: 1), for: id) }
+        #expect(cache.snapshot(for: ids[0]) != nil)  // row 1 is now the most recently used but one
+        cache.store(Snapshot(values: [.null], version: 1), for: ids[8])
+        #expect(cache.count == 6)
+        #expect([1, 5, 6, 7, 8, 9].allSatisfy { cache.snapshot(for: ids[$0 - 1]) != nil })
+        #expect([2, 3, 4].allSatisfy { cache.snapshot(for: ids[$0 - 1]) == nil })
+    }
+
+    /// The selection that finds the eviction cutoff agrees with sorting, whatever the order and the rank.
+    @Test func tickSelectionAgreesWithSorting() {
+        var generator = SystemRandomNumberGenerator()
+        for count in [1, 2, 3, 10, 257, 5_000] {
+            let ticks = (0..<count).map { _ in UInt64.random(in: 0..<UInt64(count * 4), using: &generator) }
+            let sorted = ticks.sorted()
+            for rank in Set([0, count / 4, count / 2, count - 1]) {
+                var scratch = ticks
+                #expect(RowCache.tick(ofRank: rank, in: &scratch) == sorted[rank])
+            }
+        }
+        var ascending = (0..<1_000).map(UInt64.init), descending = Array(ascending.reversed())
+        #expect(RowCache.tick(ofRank: 250, in: &ascending) == 250)
+        #expect(RowCache.tick(ofRank: 250, in: &descending) == 250)
+    }
 }

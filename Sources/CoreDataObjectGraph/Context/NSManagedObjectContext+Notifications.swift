@@ -17,10 +17,17 @@ extension NSManagedObjectContext {
     func postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
         NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: [
             NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
-            Self.insertedObjectIDsKey: Set(inserted.map(\.objectID)),
-            Self.updatedObjectIDsKey: Set(updated.map(\.objectID)),
-            Self.deletedObjectIDsKey: Set(deleted.map(\.objectID)),
+            Self.insertedObjectIDsKey: Self.objectIDs(of: inserted),
+            Self.updatedObjectIDsKey: Self.objectIDs(of: updated),
+            Self.deletedObjectIDsKey: Self.objectIDs(of: deleted),
         ])
+    }
+
+    /// The IDs of `objects` as a set, built in place (no intermediate array of IDs).
+    private static func objectIDs(of objects: [NSManagedObject]) -> Set<NSManagedObjectID> {
+        var ids = Set<NSManagedObjectID>(minimumCapacity: objects.count)
+        for object in objects { ids.insert(object.objectID) }
+        return ids
     }
 
     /// Brings another context's save into this one: updated objects registered here are refreshed (keeping this

@@ -24,7 +24,7 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
     package init(temporaryFor entity: NSEntityDescription) {
         self.entity = entity
         self.storeIdentifier = nil
-        let halves = withUnsafeBytes(of: UUID().uuid) { ($0.load(as: Int64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+        let halves = withUnsafeBytes(of: TemporaryIDSource.next().uuid) { ($0.load(as: Int64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
         self.key = halves.0
         self.temporaryLow = halves.1
     }

@@ -87,6 +87,20 @@ extension NSSQLiteStore {
                    resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> Int {
         let values = object.storedValues ?? []
         let statement = plan.statement
+        if let slots = plan.directSlots, writer.logLevel < 2 {
+            var index = first
+            for (position, slot) in slots.enumerated() {
+                defer { index += 1 }
+                guard slot < values.count else {
+                    try writer.bind(.null, at: index, of: statement)
+                    continue
+                }
+                if try writer.bindDirect(values[slot], at: index, of: statement) { continue }
+                guard case .attribute(_, let attribute) = plan.bindings[position] else { continue }
+                try writer.bind(try encode(values[slot], for: attribute, files: &files), at: index, of: statement)
+            }
+            return index
+        }
         var index = first
         for binding in plan.bindings {
             switch binding {

@@ -81,13 +81,22 @@ extension NSSQLiteStore {
                 for (object, id) in zip(request.inserted, permanentIDs) {
                     if insert?.entity !== object.entity {
                         insert = (object.entity, try insertPlan(for: object.entity, slots: object.slots, writer: writer))
+                        // `Z_ENT` and `Z_OPT` are the same for every row of the run, and a reset keeps bindings: bound
+                        // once here (per row only while the SQL log shows bindings, so each logged row lists them).
+                        if let plan = insert?.plan, writer.logLevel < 2 {
+                            try writer.bind(integer: plan.entityNumber, at: 2, of: plan.row.statement)
+                            try writer.bind(integer: 1, at: 3, of: plan.row.statement)
+                        }
                     }
                     guard let plan = insert?.plan else { continue }
                     try insertRow(for: object, id: id, plan: plan, writer: writer, resolve: resolve, files: &writtenFiles)
                 }
                 var lastUpdate: UpdatePlanChoice?
                 for object in request.updated {
-                    replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots, writer: writer)
+                    // Checked here: most entities have no external storage, and appending an empty array costs a call.
+                    if !object.slots.externalStorageSlots.isEmpty {
+                        replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots, writer: writer)
+                    }
                     if try updateRow(for: object, writer: writer, lastPlan: &lastUpdate, resolve: resolve, files: &writtenFiles) {
                         outcome.updatedVersions.append(object.snapshotVersion + 1)
                     } else {
@@ -97,7 +106,9 @@ extension NSSQLiteStore {
                 }
                 var delete: (entity: NSEntityDescription, plan: DeletePlan?)?
                 for object in request.deleted {
-                    replacedFiles += try replacedExternalFiles(of: object, slots: nil, writer: writer)
+                    if !object.slots.externalStorageSlots.isEmpty {
+                        replacedFiles += try replacedExternalFiles(of: object, slots: nil, writer: writer)
+                    }
                     if delete?.entity !== object.entity { delete = (object.entity, try deletePlan(for: object.entity, writer: writer)) }
                     guard let plan = delete?.plan else { continue }
                     if !(try deleteRow(for: object, plan: plan, writer: writer)) { conflicts.append(object.objectID) }
@@ -165,9 +176,11 @@ extension NSSQLiteStore {
     private func insertRow(for object: NSManagedObject, id: NSManagedObjectID, plan: InsertPlan, writer: SaveWriter,
                            resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws {
         let statement = plan.row.statement
-        try writer.bind(.integer(id.primaryKey), at: 1, of: statement)
-        try writer.bind(.integer(plan.entityNumber), at: 2, of: statement)
-        try writer.bind(.integer(1), at: 3, of: statement)
+        try writer.bind(integer: id.primaryKey, at: 1, of: statement)
+        if writer.logLevel >= 2 {
+            try writer.bind(integer: plan.entityNumber, at: 2, of: statement)
+            try writer.bind(integer: 1, at: 3, of: statement)
+        }
         _ = try bindSlots(of: plan.row, for: object, from: 4, writer: writer, resolve: resolve, files: &files)
         try writer.run(statement, sql: plan.row.sql)
     }
@@ -178,35 +191,40 @@ extension NSSQLiteStore {
     private func updateRow(for object: NSManagedObject, writer: SaveWriter, lastPlan: inout UpdatePlanChoice?,
                            resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> Bool {
         let changed = object.changes.changedSlots
-        // Only to-one relationships (slots without a stored attribute) have order keys to leave alone.
+        let slots = object.slots
+        // Only to-one relationships (slots without a stored attribute) have order keys to leave alone; an entity
+        // without relationships has none.
         var withoutOrderKey: [Int] = []
-        for slot in changed where object.slots.storedAttributes[slot] == nil && !writesOrderKey(of: object, slot: slot) {
-            withoutOrderKey.append(slot)
+        if !slots.persistentRelationships.isEmpty {
+            for slot in changed where slots.storedAttributes[slot] == nil && !writesOrderKey(of: object, slot: slot) {
+                withoutOrderKey.append(slot)
+            }
         }
         let choice: UpdatePlanChoice
-        if let last = lastPlan, last.entity === object.entity, last.slots == changed, last.withoutOrderKey == withoutOrderKey {
+        if let last = lastPlan, last.entity === object.entity, last.slots == changed,
+           last.withoutOrderKey.isEmpty ? withoutOrderKey.isEmpty : last.withoutOrderKey == withoutOrderKey {
             choice = last
         } else {
             let plan = try updatePlan(for: object.entity, slots: changed.sorted(), withoutOrderKey: withoutOrderKey,
-                                      objectSlots: object.slots, writer: writer)
+                                      objectSlots: slots, writer: writer)
             choice = UpdatePlanChoice(entity: object.entity, slots: changed, withoutOrderKey: withoutOrderKey, plan: plan)
             lastPlan = choice
         }
         guard let plan = choice.plan else { return true }
         let next = try bindSlots(of: plan, for: object, from: 1, writer: writer, resolve: resolve, files: &files)
-        try writer.bind(.integer(object.objectID.primaryKey), at: next, of: plan.statement)
-        try writer.bind(.integer(object.snapshotVersion), at: next + 1, of: plan.statement)
+        try writer.bind(integer: object.objectID.primaryKey, at: next, of: plan.statement)
+        try writer.bind(integer: object.snapshotVersion, at: next + 1, of: plan.statement)
         try writer.run(plan.statement, sql: plan.sql)
         return connection.changes == 1
     }
 
     private func deleteRow(for object: NSManagedObject, plan: DeletePlan, writer: SaveWriter) throws -> Bool {
-        try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: plan.statement)
-        try writer.bind(.integer(object.snapshotVersion), at: 2, of: plan.statement)
+        try writer.bind(integer: object.objectID.primaryKey, at: 1, of: plan.statement)
+        try writer.bind(integer: object.snapshotVersion, at: 2, of: plan.statement)
         try writer.run(plan.statement, sql: plan.sql)
         let deleted = connection.changes == 1
         for join in plan.joinDeletes {
-            try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: join.statement)
+            try writer.bind(integer: object.objectID.primaryKey, at: 1, of: join.statement)
             try writer.run(join.statement, sql: join.sql)
         }
         return deleted

@@ -1,5 +1,6 @@
 import CoreDataModel
 import CoreDataSQLiteFormat
+import Foundation
 import SQLiteDatabase
 
 /// The prepared statements of the save path, kept by a store across saves.
@@ -57,6 +58,25 @@ struct RowWritePlan {
     var sql: String
     var statement: Statement
     var bindings: [SlotBinding]
+    /// The slot of each binding, in order, when every binding is an attribute kept in its row (no relationships,
+    /// no external storage): such a plan binds each value straight from its slot, without walking `bindings`
+    /// (copying each enum retains its description) or building an `SQLiteValue` per column. Nil otherwise.
+    let directSlots: [Int]?
+
+    init(sql: String, statement: Statement, bindings: [SlotBinding]) {
+        self.sql = sql
+        self.statement = statement
+        self.bindings = bindings
+        var slots: [Int] = []
+        for binding in bindings {
+            guard case .attribute(let slot, let attribute) = binding, !attribute.allowsExternalBinaryDataStorage else {
+                directSlots = nil
+                return
+            }
+            slots.append(slot)
+        }
+        directSlots = slots
+    }
 }
 
 /// The `INSERT` of an entity's rows: `Z_PK`, `Z_ENT`, `Z_OPT`, then every stored slot's columns.
@@ -105,6 +125,42 @@ final class SaveWriter {
     func bind(_ value: SQLiteValue, at index: Int, of statement: Statement) throws {
         if logLevel >= 2 { loggedBindings.append(value) }
         try wrap { () throws(SQLiteError) in try statement.bind(value, at: index) }
+    }
+
+    /// Binds an integer (keys, versions, entity numbers) without building an `SQLiteValue`, unless the log shows it.
+    @inline(__always)
+    func bind(integer value: Int64, at index: Int, of statement: Statement) throws {
+        if logLevel >= 2 { loggedBindings.append(.integer(value)) }
+        try wrap { () throws(SQLiteError) in try statement.bind(value, at: index) }
+    }
+
+    /// Binds an attribute's stored value in Core Data's column encoding straight from the slot, for the common
+    /// types (the binding of `NSSQLiteStore.encode(_:for:files:)`, without its `SQLiteValue`); false, binding nothing,
+    /// for the others, which the caller encodes. Only for attributes without external storage, and not while the
+    /// SQL log collects bindings.
+    @inline(__always)
+    func bindDirect(_ stored: StoredValue, at index: Int, of statement: Statement) throws -> Bool {
+        do throws(SQLiteError) {
+            switch stored {
+            case .null:
+                try statement.bindNull(at: index)
+            case .attribute(let value):
+                switch value {
+                case .integer(let integer): try statement.bind(integer, at: index)
+                case .double(let double): try statement.bind(double, at: index)
+                case .string(let string): try statement.bind(string, at: index)
+                case .date(let date): try statement.bind(date.timeIntervalSinceReferenceDate, at: index)
+                case .boolean(let bool): try statement.bind(Int64(bool ? 1 : 0), at: index)
+                case .float(let float): try statement.bind(Double(float), at: index)
+                case .decimal, .data, .uuid, .uri: return false
+                }
+            case .toOne, .externalData:
+                return false
+            }
+        } catch {
+            throw CoreDataError(.sqlite, "\(storePath ?? "store"): \(error.description)", underlyingError: error)
+        }
+        return true
     }
 
     /// Runs a statement whose parameters are bound, then resets it.
