@@ -229,15 +229,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// Fills a fault from the row cache, or from the store on a miss. An object whose row is gone becomes
     /// inaccessible: its values read as nil and `faultingError` says why.
     func fulfillFault(for object: NSManagedObject) {
-        if let pending = object.pendingValues {
-            // The fetch that registered the object kept its row (only a context without a parent keeps one): a
-            // row-cache hit that no eviction can lose, and the usual way a fetched object fills. Its version is
-            // already in `snapshotVersion`.
-            coordinatorStatistics?.recordFaultFilledFromFetchedRow()
-            object.storedValues = pending
-            object.pendingValues = nil
-            return
-        }
+        if fillFromFetchedRow(object) { return }
         do {
             try fulfillFaultThrowing(for: object)
         } catch {
@@ -246,7 +238,19 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Fills a fault from the row its fetch kept, if it kept one (only a context without a parent keeps one): a
+    /// row-cache hit that no eviction can lose, and the usual way a fetched object fills (reading it, deleting it).
+    /// Reaches no coordinator, and counts itself with one atomic increment.
+    private func fillFromFetchedRow(_ object: NSManagedObject) -> Bool {
+        guard let pending = object.pendingValues else { return false }
+        coordinatorStatistics?.recordFaultFilledFromFetchedRow()
+        object.storedValues = pending  // its version is already in `snapshotVersion`
+        object.pendingValues = nil
+        return true
+    }
+
     func fulfillFaultThrowing(for object: NSManagedObject) throws {
+        if fillFromFetchedRow(object) { return }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(.objectInaccessibleException, "\(object.objectID): the object's context has no coordinator")
         }
@@ -254,12 +258,6 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         // Each path records its counters under one lock: firing a fault is a hot path.
         if valuesFromParent(for: object) {
             coordinator.statistics.record { $0.faultsFired += 1 }
-            return
-        }
-        if let pending = object.pendingSnapshot {
-            // The fetch that registered the object kept its row: a cache hit that no eviction can lose.
-            coordinator.statistics.recordFaultFilledFromFetchedRow()
-            object.fill(from: pending)
             return
         }
         if let snapshot = coordinator.rowCache.snapshot(for: id) {

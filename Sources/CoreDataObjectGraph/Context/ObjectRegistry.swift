@@ -61,9 +61,9 @@ final class ObjectRegistry: Sendable {
         }
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry, keeping a table of up to 65,536 buckets (1 MB) for the objects registered next.
     func removeAll() {
-        table.withLock { $0 = RegistryTable() }
+        table.withLock { $0.removeAll(keepingUpTo: 65_536) }
     }
 
     /// Makes room for `count` more entries (a fetch knows how many objects it is about to register).

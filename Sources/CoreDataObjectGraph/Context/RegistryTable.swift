@@ -107,6 +107,21 @@ struct RegistryTable: ~Copyable {
         return nil
     }
 
+    /// Removes every entry. A table of up to `retainedBuckets` buckets is kept and cleared rather than freed: a
+    /// context that resets after every batch of an import registers a batch of the same size next, and growing the
+    /// table again from nothing rehashed each entry about twice.
+    mutating func removeAll(keepingUpTo retainedBuckets: Int) {
+        vacancy = nil
+        count = 0
+        occupied = 0
+        if buckets.count <= retainedBuckets {
+            buckets.update(repeating: Bucket(address: Self.empty, hash: 0))
+        } else {
+            buckets.deallocate()
+            buckets = UnsafeMutableBufferPointer(start: nil, count: 0)
+        }
+    }
+
     /// Removes the entry at `bucket`, leaving a tombstone.
     mutating func remove(at bucket: Int) {
         buckets[bucket].address = Self.tombstone
