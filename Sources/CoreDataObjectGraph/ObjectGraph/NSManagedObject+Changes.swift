@@ -44,8 +44,11 @@ extension NSManagedObject {
     /// A value of the wrong type traps, as Apple's KVC raises.
     public func setValue(_ value: Any?, forKey key: String) {
         // Persistent attributes, the common case, resolve with one lookup.
-        if let slot = slots.index(of: key), let attribute = slots.storedAttributes[slot] {
-            setStoredValue(Self.storedValue(assigning: value, to: attribute, ofType: slots.storedAttributeTypes[slot], of: entity),
+        if let slot = slots.index(of: key), slots.storedAttributes[slot] != nil {
+            let type = slots.storedAttributeTypes[slot]
+            // The description is reached only for a value that needs the general conversion (or is refused).
+            setStoredValue(StoredValue.exactAssignment(value, ofType: type)
+                           ?? Self.storedValue(assigning: value, to: slots.storedAttributes[slot]!, ofType: type, of: entity),
                            atSlot: slot)
             return
         }
@@ -94,20 +97,21 @@ extension NSManagedObject {
     /// Changes one stored slot, remembering the committed values on the first change.
     func setStoredValue(_ value: StoredValue, atSlot slot: Int) {
         if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
-        guard let count = storedValues?.count, slot < count else { return }
-        let previous = storedValues![slot]
-        if previous == value { return }
+        guard slot < storedValues?.count ?? 0 else { return }
+        // Compared and replaced in place: copying the previous value out costs a copy of its payload, which only
+        // an undo registration needs.
+        if storedValues![slot] == value { return }
         // The committed values share the buffer until this first write copies it, once per save cycle; later sets
         // write in place.
         if changes.committedStoredValues == nil { changes.committedStoredValues = storedValues }
-        // One load of the weak reference (each costs a side-table lookup) serves the undo check and the tracking.
         let context = managedObjectContext
         if let context, context.undoManager != nil {
+            let previous = storedValues![slot]
             context.registerUndo(for: self) { object in object.setStoredValue(previous, atSlot: slot) }
         }
         storedValues![slot] = value
         // A value set back to what was saved is no change (undo relies on this).
-        if changes.committedStoredValues?[slot] == value {
+        if changes.committedStoredValues![slot] == value {
             changes.changedSlots.remove(slot)
         } else {
             changes.changedSlots.insert(slot)

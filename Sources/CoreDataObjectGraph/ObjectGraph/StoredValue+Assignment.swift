@@ -63,6 +63,15 @@ extension StoredValue {
         }
     }
 
+    /// `value` converted for an attribute of `type` when that takes no general cast: nil becomes `.null`, a value of
+    /// exactly the attribute's own Swift type its stored form; nil for anything else (convert it with
+    /// `assigning(_:to:ofType:)`, which also reports errors). Needs no attribute description, so the common
+    /// assignment does not retain one.
+    static func exactAssignment(_ value: Any?, ofType type: NSAttributeType) -> StoredValue? {
+        guard let value else { return .null }
+        return exactValue(value, for: type)
+    }
+
     /// The stored form of `value` when its dynamic type is the one Swift code naturally uses for `type` and it is
     /// in range; nil sends the value through the general conversion (which also reports errors).
     private static func exactValue(_ value: Any, for type: NSAttributeType) -> StoredValue? {
