@@ -84,28 +84,26 @@ extension NSManagedObjectContext {
             try fulfillFaults(for: Array(objects.prefix(request.fetchBatchSize)))
             return objects
         }
-        let rows = try coordinator.withLock { try store.executeFetch(fetch) }
         var objects: [NSManagedObject] = []
-        objects.reserveCapacity(rows.count)
-        registry.reserveCapacity(forAdditional: rows.count)
         let keepsFaults = request.returnsObjectsAsFaults || parent != nil
         var cachedRows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
-        if keepsFaults { cachedRows.reserveCapacity(rows.count) }
-        // The rows are read in place: a copy of each would retain and release its ID and values.
         var shape: ObjectShape?
-        rows.withUnsafeBufferPointer { rows in
-            for index in rows.indices {
-                let id = rows[index].objectID
+        // Each row becomes its object as it is read, under the coordinator's lock: collecting the rows first cost an
+        // array of them (16 MB for half a million rows, grown by copying) and memory the objects then had to share
+        // the caches with.
+        try coordinator.withLock {
+            try store.executeFetch(fetch) { row in
+                let id = row.objectID
                 let object: NSManagedObject
                 if let existing = registry.object(for: id) {
                     object = existing
-                    if !keepsFaults, existing.storedValues == nil, let snapshot = rows[index].snapshot { existing.fill(from: snapshot) }
+                    if !keepsFaults, existing.storedValues == nil, let snapshot = row.snapshot { existing.fill(from: snapshot) }
                 } else {
                     object = makeObject(for: id, coordinator: coordinator, shape: &shape)
                     // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
-                    if !keepsFaults, let snapshot = rows[index].snapshot { object.fill(from: snapshot) }
+                    if !keepsFaults, let snapshot = row.snapshot { object.fill(from: snapshot) }
                 }
-                if keepsFaults, let snapshot = rows[index].snapshot, object.storedValues == nil {
+                if keepsFaults, let snapshot = row.snapshot, object.storedValues == nil {
                     cachedRows.append((id, snapshot))
                     if parent == nil { object.pendingSnapshot = snapshot }
                 }

@@ -58,7 +58,10 @@ struct ToManyPrefetch {
 /// The requests the coordinator sends to a store that holds rows (the SQLite store today). Stores adopt it in
 /// extensions, one file per topic.
 protocol RowStore: NSPersistentStore {
-    func executeFetch(_ fetch: ResolvedFetch) throws -> [FetchedRow]
+    /// Runs a fetch and hands each row to `body` as it is read, collecting nothing (a fetch of objects turns each row
+    /// into its object at once); returns how many rows there were.
+    @discardableResult
+    func executeFetch(_ fetch: ResolvedFetch, forEachRow body: (consuming FetchedRow) throws -> Void) throws -> Int
     func executeCount(_ fetch: ResolvedFetch) throws -> Int
     func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [FetchedDictionary]
     /// Batch faulting: the snapshots of many objects at once.
@@ -66,4 +69,13 @@ protocol RowStore: NSPersistentStore {
     func destinations(of id: NSManagedObjectID, relationship: NSRelationshipDescription) throws -> [NSManagedObjectID]
     func prefetchToMany(_ relationship: NSRelationshipDescription, sourceIDs: [NSManagedObjectID]) throws -> ToManyPrefetch
     func externalData(reference: String) throws -> Data
+}
+
+extension RowStore {
+    /// The rows of a fetch, collected.
+    func executeFetch(_ fetch: ResolvedFetch) throws -> [FetchedRow] {
+        var rows: [FetchedRow] = []
+        try executeFetch(fetch) { rows.append($0) }
+        return rows
+    }
 }

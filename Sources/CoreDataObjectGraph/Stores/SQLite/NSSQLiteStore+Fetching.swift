@@ -4,19 +4,21 @@ import Foundation
 import SQLiteDatabase
 
 extension NSSQLiteStore: RowStore {
-    func executeFetch(_ fetch: ResolvedFetch) throws -> [FetchedRow] {
+    @discardableResult
+    func executeFetch(_ fetch: ResolvedFetch, forEachRow body: (consuming FetchedRow) throws -> Void) throws -> Int {
         let plan = try selectPlan(for: fetch.entity)
         let selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + (fetch.includesPropertyValues ? plan.columns.map { "t0.\($0)" } : []))
         let query = try FetchQuery(store: self, fetch: fetch, table: plan.table)
         let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.name) t0\(query.joins)\(query.whereClause)\(query.orderBy())\(query.limitClause)"
         let decoder = rowDecoder(plan: plan, withValues: fetch.includesPropertyValues)
         return try run(sql, query.bindings) { statement in
-            var rows: [FetchedRow] = []
+            var count = FetchedRowCount()
             try statement.forEachRow { row in
-                rows.append(try decoder.decode(row))
+                try body(try decoder.decode(row))
+                count.rowCount += 1
             }
-            return rows
-        }
+            return count
+        }.rowCount
     }
 
     func executeCount(_ fetch: ResolvedFetch) throws -> Int {
@@ -143,6 +145,11 @@ extension NSSQLiteStore: RowStore {
 }
 
 /// Results that know how many rows they hold, for the SQL log and the statistics.
+/// How many rows a fetch handed on one by one.
+struct FetchedRowCount: RowCounted {
+    var rowCount = 0
+}
+
 protocol RowCounted {
     var rowCount: Int { get }
 }
