@@ -4,9 +4,7 @@ extension NSManagedObject {
     /// objects for the objects-did-change and did-save notifications, and SipHash over one word cost about 250
     /// instructions per object; the finaliser spreads addresses over the whole table in a dozen.
     public func _rawHashValue(seed: Int) -> Int {
-        var bits = UInt64(bitPattern: Int64(seed)) ^ UInt64(UInt(bitPattern: ObjectIdentifier(self)))
-        bits = (bits ^ (bits >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        bits = (bits ^ (bits >> 27)) &* 0x94d0_49bb_1331_11eb
-        return Int(truncatingIfNeeded: bits ^ (bits >> 31))
+        let bits = UInt64(bitPattern: Int64(seed)) ^ UInt64(UInt(bitPattern: ObjectIdentifier(self)))
+        return Int(truncatingIfNeeded: SplitMix64.finalize(bits))
     }
 }

@@ -72,14 +72,7 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
     /// usual keys) over the whole table in a dozen.
     public func _rawHashValue(seed: Int) -> Int {
         var bits = UInt64(bitPattern: Int64(seed)) ^ UInt64(bitPattern: key)
-        if temporaryLow != 0 { bits = Self.mix(bits) ^ temporaryLow }
-        return Int(truncatingIfNeeded: Self.mix(bits))
-    }
-
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var bits = value
-        bits = (bits ^ (bits >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        bits = (bits ^ (bits >> 27)) &* 0x94d0_49bb_1331_11eb
-        return bits ^ (bits >> 31)
+        if temporaryLow != 0 { bits = SplitMix64.finalize(bits) ^ temporaryLow }
+        return Int(truncatingIfNeeded: SplitMix64.finalize(bits))
     }
 }
