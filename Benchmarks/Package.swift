@@ -17,10 +17,13 @@ let package = Package(
     targets: [
         // The system SQLite, called directly: the floor every ratio is taken against.
         .systemLibrary(name: "CBenchSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's `mallopt`, to keep the allocator warm between rounds (see main.swift).
+        .systemLibrary(name: "CBenchMalloc"),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
                 "CBenchSQLite",
+                "CBenchMalloc",
                 .product(name: "OpenCoreData", package: "OpenCoreData"),
                 .product(name: "StoreBrowser", package: "OpenCoreData"),
                 .product(name: "GRDB", package: "GRDB.swift"),

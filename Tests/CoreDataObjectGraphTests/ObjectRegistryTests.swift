@@ -4,6 +4,7 @@ import CoreDataSQLiteFormat
 import CoreDataTestSupport
 import Dispatch
 import Foundation
+import Predicates
 import Testing
 
 /// The context's registry holds objects without keeping them alive: each object removes its own entry when it goes
@@ -206,6 +207,92 @@ struct ObjectRegistryTests {
             try stack.context.existingObject(with: ids[199]).value(forKey: "number") as? Int64
         }
         #expect(number == 199)
+    }
+
+    /// Permanent IDs are filed in slots by (inheritance tree, primary key). IDs that share a slot without being equal
+    /// (the same entity and key in another store) must go elsewhere and still be found, and an ID naming the root of a
+    /// tree must find the object registered under its subentity's ID, because IDs of one tree with the same key are equal.
+    @Test func idsSharingASlotAndIDsOfOneTreeKeepOneObjectPerID() throws {
+        let vehicle = NSEntityDescription(name: "RegistryVehicle")
+        vehicle.setProperties([NSAttributeDescription(name: "number", type: .integer64AttributeType)])
+        let car = NSEntityDescription(name: "RegistryCar")
+        car.superentityName = "RegistryVehicle"
+        let model = NSManagedObjectModel(entities: [vehicle, car])
+        let url = try TemporaryDirectory.make().appendingPathComponent("Trees.sqlite")
+        try SQLiteStoreCreator.createStore(at: url, model: model)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            for number in 0..<100 {
+                NSEntityDescription.insertNewObject(forEntityName: "RegistryCar", into: stack.context).setValue(Int64(number), forKey: "number")
+            }
+            try stack.context.save()
+            stack.context.reset()
+            let carEntity = try #require(model.entitiesByName["RegistryCar"])
+            let vehicleEntity = try #require(model.entitiesByName["RegistryVehicle"])
+            var cars = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryCar"))
+            #expect(cars.count == 100)
+            let store = try #require(cars[0].objectID.storeIdentifier)
+
+            // The same keys in another store: other IDs, other objects, each found under its own ID.
+            let foreignIDs = cars.map { NSManagedObjectID(entity: carEntity, storeIdentifier: "OTHER-STORE", primaryKey: $0.objectID.primaryKey) }
+            let foreign = foreignIDs.map { stack.context.object(with: $0) }
+            for (object, id) in zip(foreign, foreignIDs) {
+                #expect(stack.context.registeredObject(for: id) === object)
+                #expect(!cars.contains { $0 === object })
+            }
+            for object in cars { #expect(stack.context.registeredObject(for: object.objectID) === object) }
+
+            // An ID naming the root entity with a car's key is that car's ID.
+            for object in cars {
+                let rootID = NSManagedObjectID(entity: vehicleEntity, storeIdentifier: store, primaryKey: object.objectID.primaryKey)
+                #expect(rootID == object.objectID)
+                #expect(stack.context.registeredObject(for: rootID) === object)
+                #expect(stack.context.object(with: rootID) === object)
+            }
+
+            // The cars go away (their slots empty and their blocks are freed); the foreign objects stay found, and a
+            // fetch registers new cars without disturbing them.
+            let carIDs = cars.map(\.objectID)
+            cars = []
+            #expect(carIDs.allSatisfy { stack.context.registeredObject(for: $0) == nil })
+            for (object, id) in zip(foreign, foreignIDs) { #expect(stack.context.registeredObject(for: id) === object) }
+            let again = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryVehicle"))
+            #expect(Set(again.map(\.objectID)) == Set(carIDs))
+            for object in again { #expect(stack.context.registeredObject(for: object.objectID) === object) }
+            for (object, id) in zip(foreign, foreignIDs) { #expect(stack.context.registeredObject(for: id) === object) }
+            #expect(stack.context.registeredObjects.count == 200)
+        }
+    }
+
+    /// Objects released in an order unrelated to their keys leave slots and blocks empty here and there; the blocks
+    /// are reused for other keys, and every lookup still finds exactly its own object.
+    @Test func objectsReleasedOutOfKeyOrderLeaveNoStaleEntries() throws {
+        let stack = try probesStack(count: 2_000, entityName: "RegistryShuffled")
+        try stack.context.performAndWait {
+            var generator = SystemRandomNumberGenerator()
+            for round in 0..<4 {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "RegistryShuffled")
+                // Key order, then descending numbers (the reverse of key order).
+                if round % 2 == 1 { request.sortDescriptors = [Predicates.NSSortDescriptor(key: "number", ascending: false)] }
+                var objects = try stack.context.fetch(request)
+                #expect(objects.count == 2_000)
+                objects.shuffle(using: &generator)
+                let kept = Array(objects.prefix(round * 300))
+                objects = []
+                #expect(stack.context.registeredObjects.count == kept.count)
+                for object in kept { #expect(stack.context.registeredObject(for: object.objectID) === object) }
+                let again = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryShuffled"))
+                let keptIDs = Set(kept.map(\.objectID))
+                for object in again {
+                    #expect(stack.context.registeredObject(for: object.objectID) === object)
+                    if keptIDs.contains(object.objectID) { #expect(kept.contains { $0 === object }, "a live object is found, not replaced") }
+                }
+            }
+            #expect(stack.context.registeredObjects.isEmpty)
+            stack.context.reset()
+            let afterReset = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryShuffled"))
+            #expect(stack.context.registeredObjects.count == afterReset.count)
+        }
     }
 }
 

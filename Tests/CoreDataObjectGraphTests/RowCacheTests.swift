@@ -36,6 +36,35 @@ struct RowCacheTests {
         #expect(ids[..<15].allSatisfy { cache.snapshot(for: $0) == nil })
     }
 
+    /// A fetch's faults keep their rows, and the cache takes the last of them from the objects: the same rows
+    /// `store(contentsOf:)` would keep, skipping objects without a waiting row, and no stale earlier version.
+    @Test func pendingRowsOfFetchedFaultsKeepTheLastOnesAndNoStaleEarlierOne() throws {
+        let entity = NSEntityDescription(name: "Chef")
+        entity.setProperties([NSAttributeDescription(name: "number", type: .integer64AttributeType)])
+        let slots = PropertySlots(entity: entity)
+        let objects = (1...25).map { key -> NSManagedObject in
+            let id = NSManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: Int64(key))
+            let object = NSManagedObject(entity: entity, objectID: id, context: nil, slots: slots)
+            // Every fifth object is already filled, so it has no row waiting.
+            if key % 5 == 0 {
+                object.fill(from: Snapshot(values: [.attribute(.integer(Int64(key)))], version: 2))
+            } else {
+                object.pendingSnapshot = Snapshot(values: [.attribute(.integer(Int64(key)))], version: 2)
+            }
+            return object
+        }
+        let cache = RowCache(capacity: 10)
+        cache.store(Snapshot(values: [.attribute(.string("old"))], version: 1), for: objects[0].objectID)
+        cache.store(pendingRowsOf: objects)
+        let waiting = objects.filter { $0.pendingValues != nil }
+        #expect(waiting.count == 20)
+        #expect(cache.count == 10)
+        #expect(waiting[10...].allSatisfy { cache.snapshot(for: $0.objectID)?.values == $0.pendingValues })
+        #expect(cache.snapshot(for: objects[0].objectID) == nil, "the stale version of a row stored too early to keep is gone")
+        #expect(waiting[..<10].allSatisfy { cache.snapshot(for: $0.objectID) == nil })
+        #expect(objects.filter { $0.pendingValues == nil }.allSatisfy { cache.snapshot(for: $0.objectID) == nil }, "filled objects have no row waiting")
+    }
+
     /// Eviction keeps the most recently stored or read rows: past the capacity, the cache drops to three quarters of
     /// it, oldest first (a read makes a row recent again).
     @Test func evictionKeepsTheMostRecentlyUsedRows() throws {

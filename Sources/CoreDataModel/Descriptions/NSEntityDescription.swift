@@ -34,6 +34,8 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     public internal(set) weak var managedObjectModel: NSManagedObjectModel?
     /// `allProperties` and `propertiesByName`, computed once per model generation (see `PropertyCache`).
     let propertyCache = Mutex<PropertyCache?>(nil)
+    /// `inheritanceTreeToken` once computed; 0 until then, and again after the model is relinked.
+    private let cachedTreeToken = Atomic<UInt>(0)
 
     public init(name: String) {
         self.name = name
@@ -106,6 +108,24 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
         var current = self
         while let parent = current.superentity { current = parent }
         return current
+    }
+
+    /// A number shared by every entity of this entity's inheritance tree and by no live entity of another tree: the
+    /// root's address, computed once (the root is found through weak `superentity` references, about a hundred
+    /// instructions a level) and kept until the model is linked again. It stays the same if the root goes away before
+    /// this entity, so a table keyed by it finds an entry again as long as the entry's entity lives; another tree's
+    /// root that reuses the address shares the number, so a match must still be confirmed (by `rootEntity`).
+    package var inheritanceTreeToken: UInt {
+        let cached = cachedTreeToken.load(ordering: .relaxed)
+        if cached != 0 { return cached }
+        let token = UInt(bitPattern: ObjectIdentifier(rootEntity))
+        cachedTreeToken.store(token, ordering: .relaxed)
+        return token
+    }
+
+    /// Forgets `inheritanceTreeToken`, for a model whose inheritance links changed.
+    package func forgetInheritanceTreeToken() {
+        cachedTreeToken.store(0, ordering: .relaxed)
     }
 
     /// This entity and all its descendants, depth first, subentities in name order.

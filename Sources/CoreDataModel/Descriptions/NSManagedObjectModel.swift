@@ -107,6 +107,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
             problems.append("entity \(entity.name) inherits from itself")
             entity.linkSuperentity(nil)
         }
+        for entity in entities { entity.forgetInheritanceTreeToken() }
         for entity in entities {
             for case let relationship as NSRelationshipDescription in entity.ownProperties {
                 guard let destination = byName[relationship.destinationEntityName] else {

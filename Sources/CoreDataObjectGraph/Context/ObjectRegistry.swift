@@ -1,3 +1,4 @@
+import CoreDataModel
 import CSwiftRuntime
 import Synchronization
 
@@ -17,19 +18,77 @@ import Synchronization
 /// the lock is held, because its `deinit` waits for the lock before anything of it is destroyed. Nothing that may
 /// release a managed object runs under the lock.
 ///
-/// The entries live in an open-addressing table of (hash, address) pairs rather than a `Dictionary` keyed by ID: a
-/// probe compares the stored hashes and reaches an object (for its ID) only when they match, so registering a new
-/// object touches the table alone; the IDs are not retained a second time; and the lookup that finds an ID absent
-/// remembers where it would go, so the insertion that usually follows costs no second probe.
+/// Permanent IDs are filed by primary key in blocks of consecutive keys (`RegistryBlocks`), so that a fetch, which
+/// registers rows in key order, fills memory in order instead of one random cache line per object; each object
+/// remembers its slot, so its removal needs no search. Temporary IDs, and the rare permanent ID whose slot another ID
+/// holds (the same key in another store), go to an open-addressing table of (hash, address) pairs (`RegistryTable`).
 final class ObjectRegistry: Sendable {
-    private let table = Mutex(RegistryTable())
+    /// Both tables, under one lock.
+    private struct Tables: ~Copyable {
+        var blocks = RegistryBlocks()
+        var hashed = RegistryTable()
+
+        /// The address filed for `id`, if any.
+        mutating func lookUp(_ id: NSManagedObjectID) -> UInt? {
+            if !id.isTemporaryID, let slot = blocks.slot(tree: id.entity.inheritanceTreeToken, key: id.primaryKey) {
+                let address = blocks.address(at: slot)
+                if address != 0 && ObjectRegistry.objectID(at: address) == id { return address }
+            }
+            guard hashed.count > 0, let bucket = hashed.lookUp(id, hash: RegistryTable.hash(of: id)) else { return nil }
+            return hashed.address(at: bucket)
+        }
+
+        /// Files `address` under `id`; returns the address it replaced, if any, and the slot it took in `blocks` (-1
+        /// for the hashed table).
+        mutating func insert(_ address: UInt, for id: NSManagedObjectID) -> (replaced: UInt?, slot: Int32) {
+            if !id.isTemporaryID {
+                let slot = blocks.slotCreatingBlock(tree: id.entity.inheritanceTreeToken, key: id.primaryKey)
+                let filed = blocks.address(at: slot)
+                if filed == 0 {
+                    if hashed.count == 0 || hashed.lookUp(id, hash: RegistryTable.hash(of: id)) == nil {
+                        blocks.fill(slot, with: address)
+                        return (nil, Int32(slot))
+                    }
+                    // The ID went to the hashed table while another ID held this slot; it stays there.
+                    blocks.releaseIfEmpty(slot: slot)
+                } else if ObjectRegistry.objectID(at: filed) == id {
+                    blocks.replace(slot, with: address)
+                    return (filed, Int32(slot))
+                }
+            }
+            return (hashed.insert(address, for: id, hash: RegistryTable.hash(of: id)), -1)
+        }
+
+        /// Removes the entry for `id`, if any.
+        mutating func remove(_ id: NSManagedObjectID) {
+            if !id.isTemporaryID, let slot = blocks.slot(tree: id.entity.inheritanceTreeToken, key: id.primaryKey) {
+                let address = blocks.address(at: slot)
+                if address != 0 && ObjectRegistry.objectID(at: address) == id {
+                    blocks.remove(at: slot)
+                    return
+                }
+            }
+            if hashed.count > 0, let bucket = hashed.lookUp(id, hash: RegistryTable.hash(of: id)) { hashed.remove(at: bucket) }
+        }
+
+        /// Removes the entry of the object at `address` (filed under `id`, in `slot` or the hashed table), if it still
+        /// has one.
+        mutating func remove(objectAt address: UInt, slot: Int, id: NSManagedObjectID) {
+            if slot >= 0 && slot < blocks.slotCapacity && blocks.address(at: slot) == address {
+                blocks.remove(at: slot)
+                return
+            }
+            guard hashed.count > 0 else { return }
+            if let bucket = hashed.bucket(holding: address, hash: RegistryTable.hash(of: id)) { hashed.remove(at: bucket) }
+        }
+    }
+
+    private let tables = Mutex(Tables())
 
     /// The registered object for `id`, if it is alive.
     func object(for id: NSManagedObjectID) -> NSManagedObject? {
-        let hash = RegistryTable.hash(of: id)
-        let retained = table.withLock { table -> UInt? in
-            guard let bucket = table.lookUp(id, hash: hash) else { return nil }
-            let address = table.address(at: bucket)
+        let retained = tables.withLock { tables -> UInt? in
+            guard let address = tables.lookUp(id) else { return nil }
             return c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: address)!) != 0 ? address : nil
         }
         return retained.map { Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: $0)!).takeRetainedValue() }
@@ -41,13 +100,14 @@ final class ObjectRegistry: Sendable {
     func insert(_ object: NSManagedObject, for id: NSManagedObjectID) {
         assert(object.objectID == id, "objects are registered under their own ID")
         object.registration = self
-        let hash = RegistryTable.hash(of: id)
         let address = Self.address(of: object)
-        let replaced = table.withLock { table -> UInt? in
-            guard let old = table.insert(address, for: id, hash: hash), old != address,
-                  c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: old)!) != 0 else { return nil }
-            return old
+        let (replaced, slot) = tables.withLock { tables -> (UInt?, Int32) in
+            let (old, slot) = tables.insert(address, for: id)
+            guard let old, old != address, c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: old)!) != 0 else { return (nil, slot) }
+            return (old, slot)
         }
+        // Written after the lock: only the object's own deinit reads it, which cannot run while the caller holds it.
+        object.registrySlot = slot
         if let replaced {
             Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: replaced)!).takeRetainedValue().managedObjectContext = nil
         }
@@ -55,29 +115,24 @@ final class ObjectRegistry: Sendable {
 
     /// Forgets the entry for `id`; the object, if alive, stays as it is.
     func removeValue(forKey id: NSManagedObjectID) {
-        let hash = RegistryTable.hash(of: id)
-        table.withLock { table in
-            if let bucket = table.lookUp(id, hash: hash) { table.remove(at: bucket) }
+        tables.withLock { $0.remove(id) }
+    }
+
+    /// Forgets every entry, keeping up to 1 MB of each table for the objects registered next.
+    func removeAll() {
+        tables.withLock { tables in
+            tables.blocks.removeAll(keepingUpTo: 131_072)
+            tables.hashed.removeAll(keepingUpTo: 65_536)
         }
     }
 
-    /// Forgets every entry, keeping a table of up to 65,536 buckets (1 MB) for the objects registered next.
-    func removeAll() {
-        table.withLock { $0.removeAll(keepingUpTo: 65_536) }
-    }
-
-    /// Makes room for `count` more entries (a fetch knows how many objects it is about to register).
-    func reserveCapacity(forAdditional count: Int) {
-        table.withLock { $0.reserveCapacity($0.count + count) }
-    }
-
     /// How many entries there are (some may belong to objects being deinitialised).
-    var count: Int { table.withLock { $0.count } }
+    var count: Int { tables.withLock { $0.blocks.count + $0.hashed.count } }
 
     /// Every registered object that is alive, in no particular order.
     var liveObjects: [NSManagedObject] {
-        let retained = table.withLock { table in
-            table.addresses.filter { c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: $0)!) != 0 }
+        let retained = tables.withLock { tables in
+            (tables.blocks.addresses + tables.hashed.addresses).filter { c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: $0)!) != 0 }
         }
         return retained.map { Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: $0)!).takeRetainedValue() }
     }
@@ -85,14 +140,18 @@ final class ObjectRegistry: Sendable {
     /// Called from `NSManagedObject.deinit` on whatever thread released the object last: removes its entry unless
     /// another object has taken the ID since. Compares addresses only, never reaching another object.
     func objectWillDeinitialize(_ object: NSManagedObject) {
-        let hash = RegistryTable.hash(of: object.objectID)
         let address = Self.address(of: object)
-        table.withLock { table in
-            if let bucket = table.bucket(holding: address, hash: hash) { table.remove(at: bucket) }
-        }
+        let slot = Int(object.registrySlot)
+        let id = object.objectID
+        tables.withLock { $0.remove(objectAt: address, slot: slot, id: id) }
     }
 
     private static func address(of object: NSManagedObject) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    /// The ID of the registered object at `address`, read without retaining the object (it may be deinitialising).
+    static func objectID(at address: UInt) -> NSManagedObjectID {
+        Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef { $0.objectID }
     }
 }

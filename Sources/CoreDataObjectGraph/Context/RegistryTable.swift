@@ -1,5 +1,6 @@
-/// The table behind `ObjectRegistry`: open addressing with linear probing over (hash, address) buckets, an
-/// object's ID hash beside its unretained address. Every method runs under the registry's lock.
+/// The registry's table for temporary IDs (and for permanent IDs whose slot in `RegistryBlocks` another ID holds):
+/// open addressing with linear probing over (hash, address) buckets, an object's ID hash beside its unretained
+/// address. Every method runs under the registry's lock.
 ///
 /// An address is that of a managed object whose entry has not been removed, so its `objectID` may be read (see
 /// `ObjectRegistry` for why it stays valid under the lock). Removal leaves a tombstone, never moving another entry,
@@ -52,7 +53,7 @@ struct RegistryTable: ~Copyable {
             }
             if bucket.address == Self.tombstone {
                 if firstTombstone == nil { firstTombstone = index }
-            } else if bucket.hash == hash, Self.objectID(at: bucket.address) == id {
+            } else if bucket.hash == hash, ObjectRegistry.objectID(at: bucket.address) == id {
                 return index
             }
             index = (index + 1) & mask
@@ -153,10 +154,5 @@ struct RegistryTable: ~Copyable {
         if buckets[bucket].address == Self.empty { occupied += 1 }
         buckets[bucket] = Bucket(address: address, hash: hash)
         count += 1
-    }
-
-    /// The ID of the registered object at `address`, read without retaining the object (it may be deinitialising).
-    private static func objectID(at address: UInt) -> NSManagedObjectID {
-        Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef { $0.objectID }
     }
 }

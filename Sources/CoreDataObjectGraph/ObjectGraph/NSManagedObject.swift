@@ -47,6 +47,10 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     @exclusivity(unchecked) final var unpostedStamp = 0
     /// Which of its context's `TrackedObjects` sets hold the object (bits of `TrackedObjects.Membership`).
     @exclusivity(unchecked) final var trackingMarks: UInt8 = 0
+    /// The registry slot the object was filed in (`RegistryBlocks`), or -1 when it was filed in the registry's hash
+    /// table: its removal goes straight there. Set when the object is registered, read by its deinit. (It takes
+    /// padding after `trackingMarks`, so the object stays 160 bytes.)
+    @exclusivity(unchecked) final var registrySlot: Int32 = -1
     /// The registry that lists the object (its context's), told when the object goes away.
     @exclusivity(unchecked) final var registration: ObjectRegistry?
     /// State most objects never need (loaded to-many relationships, transient values, prefetched destinations, a

@@ -33,20 +33,45 @@ final class RowCache: Sendable {
         state.withLock { state in Self.store(snapshot, for: id, in: &state, capacity: capacity) }
     }
 
-    /// Keeps many snapshots under one acquisition of the lock (a fetch stores every row it read). Of more rows than
-    /// the cache holds, only the last `capacity` are stored: the earlier ones would be evicted by the later ones
-    /// before anything could read them, and storing them cost a hash and a share of an eviction each. An older
-    /// snapshot the cache holds for one of those earlier rows is dropped, so it cannot be read in place of the new one.
+    /// Keeps many snapshots under one acquisition of the lock (a child context's fetch stores every row it read). Of
+    /// more rows than the cache holds, only the last `capacity` are stored: the earlier ones would be evicted by the
+    /// later ones before anything could read them, and storing them cost a hash and a share of an eviction each. An
+    /// older snapshot the cache holds for one of those earlier rows is dropped, so it cannot be read in place of the
+    /// new one.
     func store(contentsOf rows: [(id: NSManagedObjectID, snapshot: Snapshot)]) {
-        guard !rows.isEmpty else { return }
         let skipped = rows.count - min(rows.count, capacity)
+        let skippedIDs = skipped > 0 && count > 0 ? rows[..<skipped].map(\.id) : []
+        store(Array(rows[skipped...]), droppingEntriesFor: skippedIDs)
+    }
+
+    /// Keeps the rows that a fetch left waiting in its faults (`pendingValues`), as `store(contentsOf:)` keeps rows:
+    /// the last `capacity` of them. They are read from the objects' end, so a fetch of more rows than the cache holds
+    /// reaches only the objects it made last (still in the processor's caches); the earlier ones are visited only when
+    /// the cache has entries that might be older versions of their rows. (Collecting every row of a fetch in a list
+    /// beside its objects cost a retain of each ID and values array, and their releases on memory long gone cold.)
+    func store(pendingRowsOf objects: [NSManagedObject]) {
+        var rows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
+        rows.reserveCapacity(min(objects.count, capacity))
+        var index = objects.endIndex
+        while index > objects.startIndex && rows.count < capacity {
+            index -= 1
+            if let snapshot = objects[index].pendingSnapshot { rows.append((objects[index].objectID, snapshot)) }
+        }
+        guard !rows.isEmpty else { return }
+        rows.reverse()
+        let skippedIDs = index > objects.startIndex && count > 0
+            ? objects[..<index].compactMap { $0.pendingValues == nil ? nil : $0.objectID } : []
+        store(rows, droppingEntriesFor: skippedIDs)
+    }
+
+    /// Stores `rows` (no more than the capacity) after removing the entries for `skippedIDs`.
+    private func store(_ rows: [(id: NSManagedObjectID, snapshot: Snapshot)], droppingEntriesFor skippedIDs: [NSManagedObjectID]) {
+        guard !rows.isEmpty || !skippedIDs.isEmpty else { return }
         state.withLock { state in
-            if !state.entries.isEmpty {
-                for row in rows[..<skipped] { state.entries.removeValue(forKey: row.id) }
-            }
+            for id in skippedIDs { state.entries.removeValue(forKey: id) }
             // Room for the rows at once, rather than growing (and rehashing) step by step.
-            state.entries.reserveCapacity(min(state.entries.count + rows.count - skipped, capacity + 1))
-            for row in rows[skipped...] { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
+            state.entries.reserveCapacity(min(state.entries.count + rows.count, capacity + 1))
+            for row in rows { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
         }
     }
 

@@ -42,14 +42,21 @@ struct WorkloadResult: Codable {
 /// none always runs after the same one.
 struct Runner {
     var iterations: Int
-    /// Only implementations whose name contains this text (for profiling one of them under callgrind).
+    /// Only implementations whose name contains this text (for profiling one of them under callgrind); a trailing
+    /// `$` asks for the whole name, for a contender whose name is the start of another's.
     var implementationFilter: String?
+
+    private func selects(_ implementation: Implementation) -> Bool {
+        guard let filter = implementationFilter else { return true }
+        if filter.hasSuffix("$") { return implementation.name == filter.dropLast() }
+        return implementation.name.contains(filter)
+    }
 
     func run(_ workload: Workload) -> WorkloadResult {
         var samples: [String: [Double]] = [:]
         var checksums: [String: Int] = [:]
         var statements: [String: Int] = [:]
-        let implementations = workload.implementations.filter { implementationFilter.map($0.name.contains) ?? true }
+        let implementations = workload.implementations.filter(selects)
         let iterations = implementationFilter == nil ? max(self.iterations, workload.minimumIterations) : self.iterations
         print("  \(workload.group) · \(workload.name) (\(workload.rows.formatted()) rows)", terminator: "")
         fflush(nil)
