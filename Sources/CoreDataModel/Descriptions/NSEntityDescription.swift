@@ -9,9 +9,14 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// The class that represents the entity's objects (Xcode's `representedClassName`).
     public var managedObjectClassName: String?
     public var isAbstract: Bool = false
-    public internal(set) weak var superentity: NSEntityDescription? {
-        didSet { Self.propertiesDidChange() }
+    public internal(set) var superentity: NSEntityDescription? {
+        get { superentityReference.entity }
+        set {
+            superentityReference = WeakEntityReference(newValue)
+            Self.propertiesDidChange()
+        }
     }
+    private var superentityReference = WeakEntityReference(nil)
     /// The direct subentities, in the order the model declares them.
     public internal(set) var subentities: [NSEntityDescription] = []
     /// The parent entity's name, kept so that a model can be built before it is linked.
@@ -34,11 +39,14 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     public internal(set) weak var managedObjectModel: NSManagedObjectModel?
     /// `allProperties` and `propertiesByName`, computed once per model generation (see `PropertyCache`).
     let propertyCache = Mutex<PropertyCache?>(nil)
+    /// What weak references to this entity point at (see `WeakEntityReference`).
+    private(set) var referenceTarget: EntityReferenceTarget!
     /// `inheritanceTreeToken` once computed; 0 until then, and again after the model is relinked.
     private let cachedTreeToken = Atomic<UInt>(0)
 
     public init(name: String) {
         self.name = name
+        referenceTarget = EntityReferenceTarget(self)
     }
 
     /// Appends a property declared by this entity.

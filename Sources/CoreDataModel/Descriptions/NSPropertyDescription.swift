@@ -10,7 +10,11 @@ open class NSPropertyDescription: @unchecked Sendable, CustomStringConvertible {
         didSet { NSEntityDescription.propertiesDidChange() }
     }
     /// The entity that declares this property (a weak back reference: the entity owns its properties).
-    public internal(set) weak var entity: NSEntityDescription?
+    public internal(set) var entity: NSEntityDescription? {
+        get { entityReference.entity }
+        set { entityReference = WeakEntityReference(newValue) }
+    }
+    private var entityReference = WeakEntityReference(nil)
     public var isOptional: Bool = true
     public var isTransient: Bool = false
     /// Read-only properties (derived attributes are read-only) cannot be set through a context.

@@ -2,8 +2,12 @@ import Foundation
 
 /// A relationship from one entity to another: cardinality, inverse, ordering and delete rule.
 open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
-    /// The destination entity; resolved by the model once all entities are known.
-    public weak var destinationEntity: NSEntityDescription?
+    /// The destination entity (a weak reference); resolved by the model once all entities are known.
+    public var destinationEntity: NSEntityDescription? {
+        get { destinationReference.entity }
+        set { destinationReference = WeakEntityReference(newValue) }
+    }
+    private var destinationReference = WeakEntityReference(nil)
     /// The destination entity's name, kept so that a model can be built before it is linked.
     public var destinationEntityName: String
     /// The inverse relationship; resolved by the model once all entities are known.

@@ -60,8 +60,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// Creates an object for `entity` (its ID's), registered in `context` when one is given; contexts create objects
     /// through `object(with:)` and fetches.
     // The arguments are borrowed (`__shared`), not consumed as an initialiser's are by default: the caller then need not
-    // retain what the object does not keep (the entity, whose every retain takes the slow path because descriptions
-    // refer to it weakly, and the context), and the object retains what it keeps itself.
+    // retain what the object does not keep (the entity and the context), and the object retains what it keeps itself.
     public required init(entity: __shared NSEntityDescription, objectID: __shared NSManagedObjectID,
                          context: __shared NSManagedObjectContext?, slots: __shared PropertySlots) {
         assert(entity === objectID.entity, "an object's entity is its ID's")
