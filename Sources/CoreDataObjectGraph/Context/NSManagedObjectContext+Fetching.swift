@@ -93,11 +93,15 @@ extension NSManagedObjectContext {
         // Each row becomes its object as it is read, under the coordinator's lock: collecting the rows first cost an
         // array of them (16 MB for half a million rows, grown by copying) and memory the objects then had to share
         // the caches with.
+        // Into a context with no registered object, every row is a new object: a fetch reads one table (to-one joins
+        // add no rows, to-many conditions are subqueries), so its rows are distinct objects, and only this queue adds
+        // to the registry. Such a fetch (a new context's first) skips looking each row up, a lock and a probe a row.
+        let registryWasEmpty = registry.count == 0
         try coordinator.withLock {
             try store.executeFetch(fetch) { row in
                 let id = row.objectID
                 let object: NSManagedObject
-                if let existing = registry.object(for: id) {
+                if !registryWasEmpty, let existing = registry.object(for: id) {
                     object = existing
                     if !keepsFaults, existing.storedValues == nil, let snapshot = row.snapshot { existing.fill(from: snapshot) }
                 } else {

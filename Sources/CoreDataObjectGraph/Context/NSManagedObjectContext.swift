@@ -244,10 +244,11 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// row-cache hit that no eviction can lose, and the usual way a fetched object fills (reading it, deleting it).
     /// Reaches no coordinator, and counts itself with one atomic increment.
     private func fillFromFetchedRow(_ object: NSManagedObject) -> Bool {
-        guard let pending = object.pendingValues else { return false }
+        guard object.pendingValues != nil else { return false }
         coordinatorStatistics?.recordFaultFilledFromFetchedRow()
-        object.storedValues = pending  // its version is already in `snapshotVersion`
-        object.pendingValues = nil
+        // Moved, not copied (a copy retained the values and clearing the pending ones released them); the version is
+        // already in `snapshotVersion`.
+        object.storedValues = object.pendingValues.take()
         return true
     }
 

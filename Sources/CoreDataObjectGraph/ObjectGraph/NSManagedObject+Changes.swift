@@ -23,7 +23,7 @@ extension NSManagedObject {
 
     /// The values of `keys` (all stored properties when nil) as last fetched or saved, before unsaved changes.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
-        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+        if storedValues == nil { fireFault() }
         let committed = changes.committedStoredValues ?? storedValues ?? []
         var result: [String: Any] = [:]
         for (index, property) in slots.properties.enumerated() where keys?.contains(property.name) ?? true {
@@ -96,7 +96,7 @@ extension NSManagedObject {
 
     /// Changes one stored slot, remembering the committed values on the first change.
     func setStoredValue(_ value: StoredValue, atSlot slot: Int) {
-        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+        if storedValues == nil { fireFault() }
         guard slot < storedValues?.count ?? 0 else { return }
         // Compared and replaced in place: copying the previous value out costs a copy of its payload, which only
         // an undo registration needs.

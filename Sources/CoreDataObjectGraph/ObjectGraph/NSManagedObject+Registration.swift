@@ -29,6 +29,14 @@ extension NSManagedObject {
     }
 
     /// Loads values from a snapshot.
+    /// Fills the fault from its context (see `NSManagedObjectContext.fulfillFault(for:)`); nothing without one.
+    @inline(__always)
+    final func fireFault() {
+        // The context is reached without retaining it (a retain and a release a fault): it is alive while it is named
+        // here (see `contextReference`), and filling a fault runs no code of the caller's that could release it.
+        contextReference?._withUnsafeGuaranteedRef { $0.fulfillFault(for: self) }
+    }
+
     func fill(from snapshot: Snapshot) {
         storedValues = snapshot.values
         snapshotVersion = snapshot.version

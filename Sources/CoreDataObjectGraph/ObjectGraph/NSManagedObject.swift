@@ -94,7 +94,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// `valueForUndefinedKey:` raises.
     open func value(forKey key: String) -> Any? {
         if let index = slots.index(of: key) {
-            if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+            if storedValues == nil { fireFault() }
             guard index < storedValues?.count ?? 0 else { return nil }
             // An attribute, the usual case, is read in place (see `attributeValue(forKey:)`).
             if case .attribute(let value)? = storedValues?[index] { return value.anyValue }
@@ -113,7 +113,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
 
     /// The stored value in a slot, firing the fault first.
     func storedValue(at index: Int) -> StoredValue? {
-        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+        if storedValues == nil { fireFault() }
         guard index < storedValues?.count ?? 0 else { return nil }
         return storedValues?[index]
     }
@@ -130,7 +130,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// The typed attribute value of `key`, or nil; does not resolve relationships.
     public final func attributeValue(forKey key: String) -> AttributeValue? {
         guard let index = slots.index(of: key) else { return nil }
-        if storedValues == nil { managedObjectContext?.fulfillFault(for: self) }
+        if storedValues == nil { fireFault() }
         // Read in place: binding the values array first retained and released it, and copying the slot's whole
         // `StoredValue` out before taking its attribute apart copied its payload twice (together a third of a read).
         guard index < storedValues?.count ?? 0, case .attribute(let value)? = storedValues?[index] else { return nil }
