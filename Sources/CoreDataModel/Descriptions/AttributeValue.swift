@@ -17,6 +17,7 @@ public enum AttributeValue: Sendable, Hashable {
     case uri(URL)
 
     /// The value as `Any`, in the Swift type Core Data clients expect (`Int64`, `Double`, `Decimal`, `Date`, …).
+    @inlinable @inline(__always)
     public var anyValue: Any {
         switch self {
         case .integer(let value): return value

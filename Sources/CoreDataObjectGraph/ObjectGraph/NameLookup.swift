@@ -33,8 +33,9 @@ class NameLookup: @unchecked Sendable {
         keys.deallocate()
     }
 
-    /// The position of `name`, or nil when the list does not hold it.
-    @inlinable
+    /// The position of `name`, or nil when the list does not hold it. Always inlined: as a call it spent half of its
+    /// 40 instructions saving and restoring registers, on every `value(forKey:)`.
+    @inlinable @inline(__always)
     final func position(of name: String) -> Int? {
         let count = keys.count
         if count <= Self.scannedKeyLimit {

@@ -8,12 +8,23 @@ struct ObjectChanges {
     /// Slots whose value changed.
     var changedSlots = SlotSet()
     /// To-many relationships before their first change, by name.
-    var committedToMany: [String: [NSManagedObjectID]] = [:]
+    var committedToMany: [String: [NSManagedObjectID]] {
+        get { committedToManyStorage ?? [:] }
+        _modify {
+            var dictionary = committedToManyStorage ?? [:]
+            committedToManyStorage = nil
+            defer { committedToManyStorage = dictionary.isEmpty ? nil : dictionary }
+            yield &dictionary
+        }
+    }
+    /// Nil rather than empty while no to-many relationship changed: every object starts with this, and an empty
+    /// dictionary cost each new object a call and a retain of the empty singleton.
+    private var committedToManyStorage: [String: [NSManagedObjectID]]?
     /// The temporary ID an inserted object had before it got a permanent one.
     var temporaryID: NSManagedObjectID?
 
     var hasChanges: Bool {
-        isInserted || isDeleted || !changedSlots.isEmpty || !committedToMany.isEmpty
+        isInserted || isDeleted || !changedSlots.isEmpty || committedToManyStorage != nil
     }
 
     /// Forgets the changes once they are saved (or rolled back).

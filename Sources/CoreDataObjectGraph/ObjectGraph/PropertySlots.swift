@@ -52,6 +52,7 @@ public final class PropertySlots: @unchecked Sendable {
     }
 
     /// The slot of the stored property called `name`, or nil when the entity stores no such property.
+    @inline(__always)
     public func index(of name: String) -> Int? {
         names.position(of: name)
     }

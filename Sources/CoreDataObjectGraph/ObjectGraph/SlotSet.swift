@@ -3,8 +3,18 @@
 /// Iteration is in ascending slot order, which is the order saves bind columns in.
 struct SlotSet: Sequence, Equatable {
     private var low: UInt64 = 0
-    /// Words for slots 64 and up; empty (no allocation) for entities with at most 64 stored properties.
-    private var high: [UInt64] = []
+    /// Words for slots 64 and up; empty (no allocation) for entities with at most 64 stored properties. Optional so
+    /// that a new set (every new object has one) stores nil instead of retaining the empty array.
+    private var highStorage: [UInt64]?
+    private var high: [UInt64] {
+        get { highStorage ?? [] }
+        _modify {
+            var words = highStorage ?? []
+            highStorage = nil
+            defer { highStorage = words.isEmpty ? nil : words }
+            yield &words
+        }
+    }
 
     init() {}
 
@@ -12,7 +22,7 @@ struct SlotSet: Sequence, Equatable {
         for slot in slots { insert(slot) }
     }
 
-    var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+    var isEmpty: Bool { low == 0 && (highStorage?.allSatisfy { $0 == 0 } ?? true) }
 
     var count: Int { low.nonzeroBitCount + high.reduce(0) { $0 + $1.nonzeroBitCount } }
 
