@@ -15,7 +15,7 @@ public struct ColumnValue {
     }
 
     /// The value's storage class.
-    @inlinable
+    @inlinable @inline(__always)
     public var type: SQLiteColumnType {
         SQLiteColumnType(rawValue: sqlite3_value_type(value)) ?? .null
     }

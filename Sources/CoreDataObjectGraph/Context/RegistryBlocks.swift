@@ -58,6 +58,7 @@ struct RegistryBlocks: ~Copyable {
     var slotCapacity: Int { slots.count }
 
     /// The slot for `key` in `tree`, or nil when its block does not exist (no ID of that block is registered).
+    @inline(__always)
     mutating func slot(tree: UInt, key: Int64) -> Int? {
         let high = key >> Self.keyBits
         guard let block = block(tree: tree, high: high) else { return nil }
@@ -66,6 +67,7 @@ struct RegistryBlocks: ~Copyable {
 
     /// The slot for `key` in `tree`, creating its block when needed. A block left empty must be handed back with
     /// `releaseIfEmpty(slot:)`.
+    @inline(__always)
     mutating func slotCreatingBlock(tree: UInt, key: Int64) -> Int {
         assert(tree != 0, "tree tokens are object addresses")
         let high = key >> Self.keyBits
@@ -73,11 +75,13 @@ struct RegistryBlocks: ~Copyable {
         return Int(block) << Self.keyBits | Int(key & Int64(Self.blockSize - 1))
     }
 
+    @inline(__always)
     func address(at slot: Int) -> UInt {
         slots[slot]
     }
 
     /// Puts `address` in the empty `slot`.
+    @inline(__always)
     mutating func fill(_ slot: Int, with address: UInt) {
         assert(slots[slot] == 0 && address != 0)
         slots[slot] = address
@@ -139,6 +143,7 @@ struct RegistryBlocks: ~Copyable {
 
     // MARK: Blocks
 
+    @inline(__always)
     private mutating func block(tree: UInt, high: Int64) -> Int32? {
         if lastBlock >= 0 && lastTree == tree && lastHigh == high { return lastBlock }
         guard indexCount > 0 else { return nil }

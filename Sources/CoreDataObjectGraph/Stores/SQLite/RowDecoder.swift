@@ -76,6 +76,7 @@ struct RowDecoder {
         return FetchedRow(objectID: id, snapshot: Snapshot(values: values, version: row.int64(at: 2)))
     }
 
+    @inline(__always)
     private func value(_ row: borrowing Row, _ decoder: SlotDecoder) -> StoredValue {
         switch decoder.kind {
         case .attribute:
