@@ -50,18 +50,28 @@ final class RowCache: Sendable {
     /// the cache has entries that might be older versions of their rows. (Collecting every row of a fetch in a list
     /// beside its objects cost a retain of each ID and values array, and their releases on memory long gone cold.)
     func store(pendingRowsOf objects: [NSManagedObject]) {
-        var rows: [(id: NSManagedObjectID, snapshot: Snapshot)] = []
-        rows.reserveCapacity(min(objects.count, capacity))
-        var index = objects.endIndex
-        while index > objects.startIndex && rows.count < capacity {
-            index -= 1
-            if let snapshot = objects[index].pendingSnapshot { rows.append((objects[index].objectID, snapshot)) }
+        // The first of the last `capacity` objects with a row waiting: walking back from the end, then storing forward
+        // (the cache's order of use is the fetch's), straight from the objects, with no list of rows in between (the
+        // list, and reversing it, cost as much as storing the rows).
+        var first = objects.endIndex
+        var waiting = 0
+        while first > objects.startIndex && waiting < capacity {
+            first -= 1
+            if objects[first].pendingValues != nil { waiting += 1 }
         }
-        guard !rows.isEmpty else { return }
-        rows.reverse()
-        let skippedIDs = index > objects.startIndex && count > 0
-            ? objects[..<index].compactMap { $0.pendingValues == nil ? nil : $0.objectID } : []
-        store(rows, droppingEntriesFor: skippedIDs)
+        guard waiting > 0 else { return }
+        let skippedIDs = first > objects.startIndex && count > 0
+            ? objects[..<first].compactMap { $0.pendingValues == nil ? nil : $0.objectID } : []
+        // The objects are read under the lock: they belong to the calling context's queue, which is where this runs.
+        nonisolated(unsafe) let objects = objects
+        state.withLock { state in
+            for id in skippedIDs { state.entries.removeValue(forKey: id) }
+            state.entries.reserveCapacity(min(state.entries.count + waiting, capacity + 1))
+            for object in objects[first...] {
+                guard let values = object.pendingValues else { continue }
+                Self.store(Snapshot(values: values, version: object.snapshotVersion), for: object.objectID, in: &state, capacity: capacity)
+            }
+        }
     }
 
     /// Stores `rows` (no more than the capacity) after removing the entries for `skippedIDs`.
