@@ -294,6 +294,59 @@ struct ObjectRegistryTests {
             #expect(stack.context.registeredObjects.count == afterReset.count)
         }
     }
+
+    /// A seeded random walk over fetches, lookups, releases, foreign IDs and resets, checked after every step against a
+    /// plain dictionary of the objects the test holds: the registry must find exactly those, and nothing else.
+    @Test func aRandomWalkOfRegistrationsMatchesAPlainDictionary() throws {
+        let stack = try probesStack(count: 600, entityName: "RegistryWalk")
+        try stack.context.performAndWait {
+            let context = stack.context
+            let ids = try context.fetch(NSFetchRequest<NSManagedObjectID>(entityName: "RegistryWalk").withResultType(.managedObjectIDResultType))
+            #expect(ids.count == 600)
+            let entity = try #require(ids.first?.entity)
+            let foreignIDs = ids.map { NSManagedObjectID(entity: entity, storeIdentifier: "OTHER-STORE", primaryKey: $0.primaryKey) }
+            var held: [NSManagedObjectID: NSManagedObject] = [:]
+            var state: UInt64 = 2007
+            func next(_ bound: Int) -> Int {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int((state >> 33) % UInt64(bound))
+            }
+            for step in 0..<1_500 {
+                switch next(10) {
+                case 0, 1, 2:
+                    let id = next(4) == 0 ? foreignIDs[next(600)] : ids[next(600)]
+                    let object = context.object(with: id)
+                    if let existing = held[id] { #expect(existing === object, "step \(step): one object per ID") }
+                    held[id] = object
+                case 3, 4, 5:
+                    held[next(4) == 0 ? foreignIDs[next(600)] : ids[next(600)]] = nil
+                case 6, 7:
+                    let request = NSFetchRequest<NSManagedObject>(entityName: "RegistryWalk")
+                    if next(2) == 0 { request.sortDescriptors = [Predicates.NSSortDescriptor(key: "number", ascending: false)] }
+                    let objects = try context.fetch(request)
+                    for object in objects {
+                        if let existing = held[object.objectID] { #expect(existing === object, "step \(step): a fetch finds held objects") }
+                        if next(3) == 0 { held[object.objectID] = object }
+                    }
+                case 8:
+                    // Drop a run of consecutive keys at once (whole blocks empty and are freed).
+                    let start = next(600)
+                    for id in ids[start..<min(600, start + 40)] { held[id] = nil }
+                default:
+                    if next(8) == 0 {
+                        context.reset()
+                        held.removeAll()
+                    }
+                }
+                if step % 25 == 0 || step == 1_499 {
+                    #expect(context.registeredObjects.count == held.count, "step \(step)")
+                    for id in ids + foreignIDs {
+                        #expect(context.registeredObject(for: id) === held[id], "step \(step): \(id)")
+                    }
+                }
+            }
+        }
+    }
 }
 
 private extension NSFetchRequest {
