@@ -97,7 +97,7 @@ extension NSManagedObjectContext {
         // add no rows, to-many conditions are subqueries), so its rows are distinct objects, and only this queue adds
         // to the registry. Such a fetch (a new context's first) skips looking each row up, a lock and a probe a row.
         let registryWasEmpty = registry.count == 0
-        try coordinator.withLock {
+        _ = try coordinator.withLock {
             try store.executeFetch(fetch) { row in
                 let id = row.objectID
                 let object: NSManagedObject
