@@ -42,7 +42,7 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// What weak references to this entity point at (see `WeakEntityReference`).
     private(set) var referenceTarget: EntityReferenceTarget!
     /// `inheritanceTreeToken` once computed; 0 until then, and again after the model is relinked.
-    @usableFromInline let cachedTreeToken = Atomic<UInt>(0)
+    private let cachedTreeToken = Atomic<UInt>(0)
 
     public init(name: String) {
         self.name = name
@@ -123,14 +123,9 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// instructions a level) and kept until the model is linked again. It stays the same if the root goes away before
     /// this entity, so a table keyed by it finds an entry again as long as the entry's entity lives; another tree's
     /// root that reuses the address shares the number, so a match must still be confirmed (by `rootEntity`).
-    @inlinable @inline(__always)
     package var inheritanceTreeToken: UInt {
         let cached = cachedTreeToken.load(ordering: .relaxed)
-        return cached != 0 ? cached : computeInheritanceTreeToken()
-    }
-
-    @usableFromInline
-    func computeInheritanceTreeToken() -> UInt {
+        if cached != 0 { return cached }
         let token = UInt(bitPattern: ObjectIdentifier(rootEntity))
         cachedTreeToken.store(token, ordering: .relaxed)
         return token

@@ -28,7 +28,6 @@ extension NSManagedObject {
         }
     }
 
-    /// Loads values from a snapshot.
     /// Fills the fault from its context (see `NSManagedObjectContext.fulfillFault(for:)`); nothing without one.
     @inline(__always)
     final func fireFault() {
@@ -37,6 +36,7 @@ extension NSManagedObject {
         contextReference?._withUnsafeGuaranteedRef { $0.fulfillFault(for: self) }
     }
 
+    /// Loads values from a snapshot.
     func fill(from snapshot: Snapshot) {
         storedValues = snapshot.values
         snapshotVersion = snapshot.version

@@ -39,9 +39,16 @@ final class RowCache: Sendable {
     /// older snapshot the cache holds for one of those earlier rows is dropped, so it cannot be read in place of the
     /// new one.
     func store(contentsOf rows: [(id: NSManagedObjectID, snapshot: Snapshot)]) {
+        guard !rows.isEmpty else { return }
         let skipped = rows.count - min(rows.count, capacity)
-        let skippedIDs = skipped > 0 && count > 0 ? rows[..<skipped].map(\.id) : []
-        store(Array(rows[skipped...]), droppingEntriesFor: skippedIDs)
+        state.withLock { state in
+            if !state.entries.isEmpty {
+                for row in rows[..<skipped] { state.entries.removeValue(forKey: row.id) }
+            }
+            // Room for the rows at once, rather than growing (and rehashing) step by step.
+            state.entries.reserveCapacity(min(state.entries.count + rows.count - skipped, capacity + 1))
+            for row in rows[skipped...] { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
+        }
     }
 
     /// Keeps the rows that a fetch left waiting in its faults (`pendingValues`), as `store(contentsOf:)` keeps rows:
@@ -66,22 +73,12 @@ final class RowCache: Sendable {
         nonisolated(unsafe) let objects = objects
         state.withLock { state in
             for id in skippedIDs { state.entries.removeValue(forKey: id) }
+            // Room for the rows at once, rather than growing (and rehashing) step by step.
             state.entries.reserveCapacity(min(state.entries.count + waiting, capacity + 1))
             for object in objects[first...] {
                 guard let values = object.pendingValues else { continue }
                 Self.store(Snapshot(values: values, version: object.snapshotVersion), for: object.objectID, in: &state, capacity: capacity)
             }
-        }
-    }
-
-    /// Stores `rows` (no more than the capacity) after removing the entries for `skippedIDs`.
-    private func store(_ rows: [(id: NSManagedObjectID, snapshot: Snapshot)], droppingEntriesFor skippedIDs: [NSManagedObjectID]) {
-        guard !rows.isEmpty || !skippedIDs.isEmpty else { return }
-        state.withLock { state in
-            for id in skippedIDs { state.entries.removeValue(forKey: id) }
-            // Room for the rows at once, rather than growing (and rehashing) step by step.
-            state.entries.reserveCapacity(min(state.entries.count + rows.count, capacity + 1))
-            for row in rows { Self.store(row.snapshot, for: row.id, in: &state, capacity: capacity) }
         }
     }
 

@@ -145,13 +145,13 @@ extension NSSQLiteStore: RowStore {
 }
 
 /// Results that know how many rows they hold, for the SQL log and the statistics.
+protocol RowCounted {
+    var rowCount: Int { get }
+}
+
 /// How many rows a fetch handed on one by one.
 struct FetchedRowCount: RowCounted {
     var rowCount = 0
-}
-
-protocol RowCounted {
-    var rowCount: Int { get }
 }
 
 extension Array: RowCounted {
