@@ -2,18 +2,55 @@ import CBenchMalloc
 import CBenchSQLite
 import Foundation
 
-// The benchmark suite of issue 7. Usage:
-//   swift run -c release Benchmarks [--quick] [--only TEXT] [--output FILE]
-// --quick   reduced sizes (under two minutes once built)
-// --only    run only the sections whose name contains TEXT (words, items, batch, count, prefetch, predicates, saves,
-//           cascade, import, memory, browser)
-// --output  where to write the JSON report (default: results/latest.json in this package)
-// --implementation TEXT --rounds N   run only matching implementations, N rounds after the warm-up (for
-//           valgrind --tool=callgrind, which gives repeatable instruction counts)
-// --workload TEXT   run only the workloads whose name contains TEXT (within the sections chosen by --only)
-// --trimming-allocator   leave glibc's malloc returning freed memory to the system between rounds (see below)
+// The benchmark suite of issue 7: `swift run -c release Benchmarks --help` (or `usage` below) lists the options.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// Flags and options the parent process accepts; anything else stops the run before minutes of work are spent on a
+/// typo (an unknown option used to be ignored, so `--help` ran the whole suite).
+let knownFlags: Set<String> = ["--quick", "--trimming-allocator", "--help", "-h"]
+let knownOptions: Set<String> = ["--only", "--output", "--implementation", "--rounds", "--workload"]
+let usage = """
+    usage: Benchmarks [--quick] [--only SECTION] [--workload TEXT] [--implementation TEXT] [--rounds N]
+                      [--output FILE] [--trimming-allocator]
+      --quick               reduced sizes (under two minutes once built)
+      --only SECTION        sections whose name contains SECTION: words, items, batch, count, prefetch, predicates,
+                            saves, cascade, import, memory, browser
+      --workload TEXT       workloads whose name contains TEXT (within the chosen sections)
+      --implementation TEXT implementations whose name contains TEXT; end TEXT with $ for an exact name
+      --rounds N            timed rounds after the warm-up (0 for a single run under callgrind)
+      --output FILE         the JSON report (default: results/latest.json in the Benchmarks package)
+      --trimming-allocator  leave glibc's malloc trimming the heap between rounds
+
+    """
+
+if arguments.first != ResidentMemory.childFlag && arguments.first != BrowserScrolling.childFlag {
+    if arguments.contains("--help") || arguments.contains("-h") {
+        print(usage, terminator: "")
+        exit(0)
+    }
+    var index = 0
+    while index < arguments.count {
+        let argument = arguments[index]
+        if knownOptions.contains(argument) {
+            guard index + 1 < arguments.count else {
+                FileHandle.standardError.write(Data("Benchmarks: \(argument) needs a value\n\(usage)".utf8))
+                exit(2)
+            }
+            if argument == "--rounds", Int(arguments[index + 1]).map({ $0 >= 0 }) != true {
+                FileHandle.standardError.write(Data(
+                    "Benchmarks: --rounds needs a whole number of 0 or more, got '\(arguments[index + 1])'\n".utf8))
+                exit(2)
+            }
+            index += 2
+        } else if knownFlags.contains(argument) {
+            index += 1
+        } else {
+            FileHandle.standardError.write(Data("Benchmarks: unknown argument '\(argument)'\n\(usage)".utf8))
+            exit(2)
+        }
+    }
+}
 
 if arguments.first == ResidentMemory.childFlag {
     do {
