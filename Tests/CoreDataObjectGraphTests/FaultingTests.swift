@@ -1,7 +1,9 @@
 import CoreDataModel
 import CoreDataObjectGraph
+import CoreDataSQLiteFormat
 import CoreDataTestSupport
 import Foundation
+import Predicates
 import Synchronization
 import Testing
 
@@ -50,10 +52,52 @@ struct FaultingTests {
             request.includesPropertyValues = false
             var recipes: [NSManagedObject] = []
             let fetchSQL = try statements(for: url) { recipes = try stack.context.fetch(request) }
-            #expect(fetchSQL == ["CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZRECIPE t0 ORDER BY t0.Z_PK ASC"])
+            // Recipe has no subentities, so its entity number (5) is selected as a constant, as Core Data's SQL does.
+            #expect(fetchSQL == ["CoreData: sql: SELECT t0.Z_PK, 5, t0.Z_OPT FROM ZRECIPE t0 ORDER BY t0.Z_PK ASC"])
             let faultSQL = statements(for: url) { _ = recipes[0].value(forKey: "minutes") }
             #expect(faultSQL.count == 1 && faultSQL[0].contains("WHERE t0.Z_PK IN (?)"), "a miss goes to the store")
             #expect(stack.coordinator.statistics.snapshot.rowCacheMisses == 1)
+        }
+    }
+
+    /// A table shared by an inheritance tree is read with each row's `Z_ENT`, so every row becomes its concrete
+    /// entity; a table of a single entity selects the entity number as a constant instead.
+    @Test func entityNumbersAreReadOnlyWhereATableHoldsSeveralEntities() throws {
+        let vehicle = NSEntityDescription(name: "Vehicle")
+        vehicle.setProperties([NSAttributeDescription(name: "number", type: .integer64AttributeType)])
+        let car = NSEntityDescription(name: "Car")
+        car.superentityName = "Vehicle"
+        let garage = NSEntityDescription(name: "Garage")
+        garage.setProperties([NSAttributeDescription(name: "name", type: .stringAttributeType)])
+        let model = NSManagedObjectModel(entities: [vehicle, car, garage])
+        let url = try TemporaryDirectory.make().appendingPathComponent("Vehicles.sqlite")
+        try SQLiteStoreCreator.createStore(at: url, model: model)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            for number in 0..<4 {
+                let entityName = number.isMultiple(of: 2) ? "Car" : "Vehicle"
+                NSEntityDescription.insertNewObject(forEntityName: entityName, into: stack.context).setValue(Int64(number), forKey: "number")
+            }
+            NSEntityDescription.insertNewObject(forEntityName: "Garage", into: stack.context).setValue("North", forKey: "name")
+            try stack.context.save()
+            stack.context.reset()
+
+            var vehicles: [NSManagedObject] = []
+            let vehicleSQL = try statements(for: url) {
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Vehicle")
+                request.sortDescriptors = [Predicates.NSSortDescriptor(key: "number", ascending: true)]
+                vehicles = try stack.context.fetch(request)
+            }
+            #expect(vehicleSQL.count == 1 && vehicleSQL[0].contains("SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT"))
+            #expect(vehicles.map(\.entity.name) == ["Car", "Vehicle", "Car", "Vehicle"])
+            #expect(vehicles.map { $0.value(forKey: "number") as? Int64 } == [0, 1, 2, 3])
+
+            var garages: [NSManagedObject] = []
+            let garageSQL = try statements(for: url) {
+                garages = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Garage"))
+            }
+            #expect(garageSQL.count == 1 && garageSQL[0].contains(/SELECT t0\.Z_PK, \d+, t0\.Z_OPT/) && !garageSQL[0].contains("Z_ENT"))
+            #expect(garages.map(\.entity.name) == ["Garage"] && garages[0].value(forKey: "name") as? String == "North")
         }
     }
 

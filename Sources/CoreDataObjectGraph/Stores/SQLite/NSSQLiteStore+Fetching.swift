@@ -7,7 +7,7 @@ extension NSSQLiteStore: RowStore {
     @discardableResult
     func executeFetch(_ fetch: ResolvedFetch, forEachRow body: (consuming FetchedRow) throws -> Void) throws -> Int {
         let plan = try selectPlan(for: fetch.entity)
-        let selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + (fetch.includesPropertyValues ? plan.columns.map { "t0.\($0)" } : []))
+        let selectList = (plan.keyColumns(alias: "t0") + (fetch.includesPropertyValues ? plan.columns.map { "t0.\($0)" } : []))
         let query = try FetchQuery(store: self, fetch: fetch, table: plan.table)
         let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.name) t0\(query.joins)\(query.whereClause)\(query.orderBy())\(query.limitClause)"
         let decoder = rowDecoder(plan: plan, withValues: fetch.includesPropertyValues)
@@ -48,7 +48,7 @@ extension NSSQLiteStore: RowStore {
             // SQLite limits bound parameters; stay well under the default 32,766.
             for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }) {
                 let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                let columns = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + plan.columns.map { "t0.\($0)" }).joined(separator: ", ")
+                let columns = (plan.keyColumns(alias: "t0") + plan.columns.map { "t0.\($0)" }).joined(separator: ", ")
                 let sql = "SELECT \(columns) FROM \(plan.table.name) t0 WHERE t0.Z_PK IN (\(placeholders))"
                 try run(sql, chunk.map { .integer($0.primaryKey) }) { statement in
                     try statement.forEachRow { row in

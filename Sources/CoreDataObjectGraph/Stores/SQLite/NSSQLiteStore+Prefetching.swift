@@ -10,7 +10,7 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "relationship \(relationship.name) has no destination")
         }
         let plan = try selectPlan(for: destination)
-        let columns = (["d.Z_PK", "d.Z_ENT", "d.Z_OPT"] + plan.columns.map { "d.\($0)" }).joined(separator: ", ")
+        let columns = (plan.keyColumns(alias: "d") + plan.columns.map { "d.\($0)" }).joined(separator: ", ")
         let sourceColumnIndex = plan.columns.count + 3
         var result = ToManyPrefetch()
         for chunk in stride(from: 0, to: sourceIDs.count, by: 500).map({ Array(sourceIDs[$0..<min($0 + 500, sourceIDs.count)]) }) {

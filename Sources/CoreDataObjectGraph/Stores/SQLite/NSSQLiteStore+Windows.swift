@@ -33,7 +33,7 @@ extension NSSQLiteStore {
         // Every compiled sort term (collations included) can be continued by keyset; Z_PK is the last term.
         let keyset = query.orderTerms.dropLast().map { (column: $0.sql, ascending: $0.ascending) }
         let sortColumns = keyset.map(\.column)
-        let selectList = ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + plan.columns.map { "t0.\($0)" } + sortColumns
+        let selectList = plan.keyColumns(alias: "t0") + plan.columns.map { "t0.\($0)" } + sortColumns
         let keyOffset = 3 + plan.columns.count
         var reversed = false
         var extra = ""

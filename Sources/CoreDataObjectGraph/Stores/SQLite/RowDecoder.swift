@@ -60,7 +60,7 @@ struct RowDecoder {
     /// Decodes the current row into an object ID and, when the plan selects values, a snapshot.
     func decode(_ row: borrowing Row) throws -> FetchedRow {
         let primaryKey = row.int64(at: 0)
-        let number = Int(row.int64(at: 1))
+        let number = plan.soleEntityNumber ?? Int(row.int64(at: 1))
         guard let concrete = entities[number] else {
             throw CoreDataError(.persistentStoreOperation,
                                 "\(storePath): row \(primaryKey) of \(plan.table.name) has Z_ENT \(number), which the model does not know")
