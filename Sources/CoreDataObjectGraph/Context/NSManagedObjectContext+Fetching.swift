@@ -98,23 +98,25 @@ extension NSManagedObjectContext {
         // to the registry. Such a fetch (a new context's first) skips looking each row up, a lock and a probe a row.
         let registryWasEmpty = registry.count == 0
         _ = try coordinator.withLock {
-            try store.executeFetch(fetch) { row in
-                let id = row.objectID
+            try store.executeFetch(fetch) { (row: consuming FetchedRow) in
+                // The row's values move into the object, and the object into the list: binding copies of them cost a
+                // retain and a release of each, on every row.
+                let snapshot = row.snapshot.take()
                 let object: NSManagedObject
-                if !registryWasEmpty, let existing = registry.object(for: id) {
+                if !registryWasEmpty, let existing = registry.object(for: row.objectID) {
                     object = existing
-                    if !keepsFaults, existing.storedValues == nil, let snapshot = row.snapshot { existing.fill(from: snapshot) }
+                    if !keepsFaults, existing.storedValues == nil, let snapshot { existing.fill(from: snapshot) }
                 } else {
-                    object = makeObject(for: id, coordinator: coordinator, shape: &shape)
+                    object = makeObject(for: row.objectID, coordinator: coordinator, shape: &shape)
                     // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
-                    if !keepsFaults, let snapshot = row.snapshot { object.fill(from: snapshot) }
+                    if !keepsFaults, let snapshot { object.fill(from: snapshot) }
                 }
-                if keepsFaults, let snapshot = row.snapshot, object.storedValues == nil {
+                if keepsFaults, let snapshot, object.storedValues == nil {
                     // A fault of a context without a parent keeps its row, and the row cache takes the last rows from
                     // the objects afterwards; a child's faults fill from its parent, so its rows are listed.
-                    if parent == nil { object.pendingSnapshot = snapshot } else { cachedRows.append((id, snapshot)) }
+                    if parent == nil { object.keepPending(consume snapshot) } else { cachedRows.append((row.objectID, snapshot)) }
                 }
-                objects.append(object)
+                objects.append(consume object)
             }
         }
         if keepsFaults && fetch.includesPropertyValues {

@@ -43,6 +43,14 @@ extension NSManagedObject {
         pendingValues = nil
     }
 
+    /// Keeps the row a fetch read for this fault until the fault fires (the setter of `pendingSnapshot`, taking the
+    /// row's values without a copy).
+    @inline(__always)
+    func keepPending(_ snapshot: consuming Snapshot) {
+        snapshotVersion = snapshot.version
+        pendingValues = (consume snapshot).values
+    }
+
     /// The row a fetch read for this fault and kept until the fault fires, or nil.
     var pendingSnapshot: Snapshot? {
         get { pendingValues.map { Snapshot(values: $0, version: snapshotVersion) } }

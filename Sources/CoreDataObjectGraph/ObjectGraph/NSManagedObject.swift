@@ -66,9 +66,11 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
         assert(entity === objectID.entity, "an object's entity is its ID's")
         self.objectID = objectID
         self.slots = slots
-        if let context {
-            contextReference = Unmanaged.passUnretained(context)
-            context.registry.insert(self, for: objectID)
+        contextReference = context.map(Unmanaged.passUnretained)
+        // The caller keeps the context, and the context its registry, alive: both are reached unretained, without
+        // the retain and release of each that binding them cost on every object a fetch makes.
+        contextReference?._withUnsafeGuaranteedRef { context in
+            Unmanaged.passUnretained(context.registry)._withUnsafeGuaranteedRef { $0.insert(self, for: objectID) }
         }
     }
 

@@ -75,9 +75,13 @@ final class RowCache: Sendable {
             for id in skippedIDs { state.entries.removeValue(forKey: id) }
             // Room for the rows at once, rather than growing (and rehashing) step by step.
             state.entries.reserveCapacity(min(state.entries.count + waiting, capacity + 1))
-            for object in objects[first...] {
-                guard let values = object.pendingValues else { continue }
-                Self.store(Snapshot(values: values, version: object.snapshotVersion), for: object.objectID, in: &state, capacity: capacity)
+            // Each object is read unretained (the array holds it): a retain and a release of every object, on memory
+            // the fetch has left cold, were a third of this loop's reference counting.
+            for index in first..<objects.endIndex {
+                Unmanaged.passUnretained(objects[index])._withUnsafeGuaranteedRef { object in
+                    guard let values = object.pendingValues else { return }
+                    Self.store(Snapshot(values: values, version: object.snapshotVersion), for: object.objectID, in: &state, capacity: capacity)
+                }
             }
         }
     }
