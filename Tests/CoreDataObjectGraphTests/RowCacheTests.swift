@@ -22,10 +22,11 @@ struct RowCacheTests {
         #expect(cache.snapshot(for: id)?.version == 1)
     }
 
-    @Test func moreRowsThanTheCapacityKeepTheLastOnesAndNoStaleEarlierOne() throws {
+    @Test func moreRowsThanABatchMayStoreKeepTheLastOnesAndNoStaleEarlierOne() throws {
         let entity = NSEntityDescription(name: "Chef")
         let ids = (1...25).map { NSManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: Int64($0)) }
-        let cache = RowCache(capacity: 10)
+        let cache = RowCache(capacity: 40)
+        #expect(cache.batchLimit == 10)
         // An earlier fetch left version 1 of the first row.
         cache.store(Snapshot(values: [.attribute(.string("old"))], version: 1), for: ids[0])
         // A save (or a fetch) of 25 rows, the first at version 2.
@@ -53,7 +54,7 @@ struct RowCacheTests {
             }
             return object
         }
-        let cache = RowCache(capacity: 10)
+        let cache = RowCache(capacity: 40)
         cache.store(Snapshot(values: [.attribute(.string("old"))], version: 1), for: objects[0].objectID)
         cache.store(pendingRowsOf: objects)
         let waiting = objects.filter { $0.pendingValues != nil }
@@ -63,6 +64,37 @@ struct RowCacheTests {
         #expect(cache.snapshot(for: objects[0].objectID) == nil, "the stale version of a row stored too early to keep is gone")
         #expect(waiting[..<10].allSatisfy { cache.snapshot(for: $0.objectID) == nil })
         #expect(objects.filter { $0.pendingValues == nil }.allSatisfy { cache.snapshot(for: $0.objectID) == nil }, "filled objects have no row waiting")
+    }
+
+    /// A fetch or save larger than a quarter of the cache stores only its last quarter, so most of the rows other
+    /// work cached before it are still there after it.
+    @Test func aLargeScanLeavesThreeQuartersOfAFullCacheInPlace() throws {
+        let entity = NSEntityDescription(name: "Chef")
+        entity.setProperties([NSAttributeDescription(name: "number", type: .integer64AttributeType)])
+        let slots = PropertySlots(entity: entity)
+        let cache = RowCache(capacity: 40)
+        let working = (1...40).map { NSManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: Int64($0)) }
+        for id in working { cache.store(Snapshot(values: [.attribute(.integer(id.primaryKey))], version: 1), for: id) }
+        #expect(cache.count == 40)
+
+        // A fetch of 1,000 rows, as faults keeping their rows.
+        let scanned = (1_001...2_000).map { key -> NSManagedObject in
+            let id = NSManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: Int64(key))
+            let object = NSManagedObject(entity: entity, objectID: id, context: nil, slots: slots)
+            object.pendingSnapshot = Snapshot(values: [.attribute(.integer(Int64(key)))], version: 1)
+            return object
+        }
+        cache.store(pendingRowsOf: scanned)
+        #expect(scanned.suffix(10).allSatisfy { cache.snapshot(for: $0.objectID) != nil }, "the scan's last rows are stored")
+        #expect(scanned.dropLast(10).allSatisfy { cache.snapshot(for: $0.objectID) == nil })
+        // The first stored scan row overfills the cache, which drops to three quarters (30 rows, that row included).
+        #expect(working.filter { cache.snapshot(for: $0) != nil }.count == 29, "all but a quarter of the earlier rows stay")
+
+        // The same through `store(contentsOf:)` (a save, a child context's fetch).
+        let saved = (3_001...3_100).map { NSManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: Int64($0)) }
+        cache.store(contentsOf: saved.map { ($0, Snapshot(values: [.null], version: 1)) })
+        #expect(saved.filter { cache.snapshot(for: $0) != nil }.count == 10)
+        #expect(cache.count <= 40)
     }
 
     /// Eviction keeps the most recently stored or read rows: past the capacity, the cache drops to three quarters of

@@ -10,10 +10,16 @@ final class RowCache: Sendable {
     }
 
     let capacity: Int
+    /// The most rows one fetch or save stores: a quarter of the capacity. A scan larger than that keeps only its last
+    /// rows, so three quarters of what other work had cached survive it (as a database's buffer pool gives a
+    /// sequential scan a small ring of its own, rather than letting it flush the pool). It also bounds the work a
+    /// large fetch spends here: storing a row retains its ID and values, which the fetch has long left cold.
+    let batchLimit: Int
     private let state = Mutex(State())
 
     init(capacity: Int = 50_000) {
         self.capacity = capacity
+        self.batchLimit = max(1, capacity / 4)
     }
 
     func snapshot(for id: NSManagedObjectID) -> Snapshot? {
@@ -33,14 +39,12 @@ final class RowCache: Sendable {
         state.withLock { state in Self.store(snapshot, for: id, in: &state, capacity: capacity) }
     }
 
-    /// Keeps many snapshots under one acquisition of the lock (a child context's fetch stores every row it read). Of
-    /// more rows than the cache holds, only the last `capacity` are stored: the earlier ones would be evicted by the
-    /// later ones before anything could read them, and storing them cost a hash and a share of an eviction each. An
-    /// older snapshot the cache holds for one of those earlier rows is dropped, so it cannot be read in place of the
-    /// new one.
+    /// Keeps many snapshots under one acquisition of the lock (a child context's fetch, a save). Of more rows than
+    /// `batchLimit`, only the last `batchLimit` are stored. An older snapshot the cache holds for one of the earlier
+    /// rows is dropped, so it cannot be read in place of the new one.
     func store(contentsOf rows: [(id: NSManagedObjectID, snapshot: Snapshot)]) {
         guard !rows.isEmpty else { return }
-        let skipped = rows.count - min(rows.count, capacity)
+        let skipped = rows.count - min(rows.count, batchLimit)
         state.withLock { state in
             if !state.entries.isEmpty {
                 for row in rows[..<skipped] { state.entries.removeValue(forKey: row.id) }
@@ -52,17 +56,17 @@ final class RowCache: Sendable {
     }
 
     /// Keeps the rows that a fetch left waiting in its faults (`pendingValues`), as `store(contentsOf:)` keeps rows:
-    /// the last `capacity` of them. They are read from the objects' end, so a fetch of more rows than the cache holds
-    /// reaches only the objects it made last (still in the processor's caches); the earlier ones are visited only when
-    /// the cache has entries that might be older versions of their rows. (Collecting every row of a fetch in a list
+    /// the last `batchLimit` of them. They are read from the objects' end, so a large fetch reaches only the objects
+    /// it made last; the earlier ones are visited only when the cache has entries that might be older versions of
+    /// their rows. (Collecting every row of a fetch in a list
     /// beside its objects cost a retain of each ID and values array, and their releases on memory long gone cold.)
     func store(pendingRowsOf objects: [NSManagedObject]) {
-        // The first of the last `capacity` objects with a row waiting: walking back from the end, then storing forward
+        // The first of the last `batchLimit` objects with a row waiting: walking back from the end, then storing forward
         // (the cache's order of use is the fetch's), straight from the objects, with no list of rows in between (the
         // list, and reversing it, cost as much as storing the rows).
         var first = objects.endIndex
         var waiting = 0
-        while first > objects.startIndex && waiting < capacity {
+        while first > objects.startIndex && waiting < batchLimit {
             first -= 1
             if objects[first].pendingValues != nil { waiting += 1 }
         }
