@@ -6,34 +6,45 @@ import Foundation
 /// crosses between contexts and threads, never the objects themselves.
 public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     public let entity: NSEntityDescription
-    /// The identifier of the store (its metadata UUID), or nil for a temporary ID.
-    public let storeIdentifier: String?
+    /// The store's interned identifier, nil for a temporary ID. Unretained: interned identifiers live as long as the
+    /// process (see `InternedStoreIdentifier`). `Unmanaged` rather than `unowned(unsafe)`, which the -Onone build has
+    /// miscompiled for optionals (see `SlotDecoder`).
+    private let store: Unmanaged<InternedStoreIdentifier>?
     // A permanent ID's primary key, or a temporary ID's random UUID in two halves (`key` then `temporaryLow`): one
-    // layout for both kinds, 56 bytes instead of the 66 of a key beside an optional UUID and a flag, so that each
+    // layout for both kinds, 48 bytes instead of the 58 of a key beside an optional UUID and a flag, so that each
     // fetched object's ID takes a 64-byte allocation rather than an 80-byte one.
     private let key: Int64
     private let temporaryLow: UInt64
 
-    package init(entity: NSEntityDescription, storeIdentifier: String, primaryKey: Int64) {
+    package convenience init(entity: NSEntityDescription, storeIdentifier: String, primaryKey: Int64) {
+        self.init(entity: entity, store: .intern(storeIdentifier), primaryKey: primaryKey)
+    }
+
+    /// An ID in the store whose identifier is already interned (what stores making many IDs use: interning takes a
+    /// lock and a hash of the identifier).
+    init(entity: NSEntityDescription, store: InternedStoreIdentifier, primaryKey: Int64) {
         self.entity = entity
-        self.storeIdentifier = storeIdentifier
+        self.store = .passUnretained(store)
         self.key = primaryKey
         self.temporaryLow = 0
     }
 
     package init(temporaryFor entity: NSEntityDescription) {
         self.entity = entity
-        self.storeIdentifier = nil
+        self.store = nil
         let halves = withUnsafeBytes(of: TemporaryIDSource.next().uuid) { ($0.load(as: Int64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
         self.key = halves.0
         self.temporaryLow = halves.1
     }
 
+    /// The identifier of the store (its metadata UUID), or nil for a temporary ID.
+    public var storeIdentifier: String? { store?.takeUnretainedValue().string }
+
     /// The row's `Z_PK` in the store; 0 for a temporary ID.
-    public var primaryKey: Int64 { storeIdentifier == nil ? 0 : key }
+    public var primaryKey: Int64 { store == nil ? 0 : key }
 
     /// Whether the object has not been saved yet (its ID changes when it is).
-    public var isTemporaryID: Bool { storeIdentifier == nil }
+    public var isTemporaryID: Bool { store == nil }
 
     /// A temporary ID's random UUID.
     private var temporaryUUID: UUID? {
@@ -53,7 +64,7 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
 
     public static func == (lhs: NSManagedObjectID, rhs: NSManagedObjectID) -> Bool {
         if lhs === rhs { return true }
-        return lhs.key == rhs.key && lhs.temporaryLow == rhs.temporaryLow && lhs.storeIdentifier == rhs.storeIdentifier
+        return lhs.key == rhs.key && lhs.temporaryLow == rhs.temporaryLow && lhs.store?.toOpaque() == rhs.store?.toOpaque()
             && lhs.entity.rootEntity === rhs.entity.rootEntity
     }
 

@@ -94,9 +94,9 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) cannot be fetched as a dictionary value")
         }
         // A to-one relationship comes back as the destination's object ID, as in Core Data.
-        let storeIdentifier = identifier
+        let store = InternedStoreIdentifier.intern(identifier)
         return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
-            NSManagedObjectID(entity: destination, storeIdentifier: storeIdentifier, primaryKey: row.int64(at: index))
+            NSManagedObjectID(entity: destination, store: store, primaryKey: row.int64(at: index))
         }
     }
 

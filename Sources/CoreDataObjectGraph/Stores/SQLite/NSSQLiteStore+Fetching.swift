@@ -90,9 +90,10 @@ extension NSSQLiteStore: RowStore {
         }
         return try run(sql, [.integer(id.primaryKey)]) { statement in
             var ids: [NSManagedObjectID] = []
+            let store = InternedStoreIdentifier.intern(identifier)
             try statement.forEachRow { row in
                 let entity = entity(number: Int(row.int64(at: 1))) ?? destination
-                ids.append(NSManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: row.int64(at: 0)))
+                ids.append(NSManagedObjectID(entity: entity, store: store, primaryKey: row.int64(at: 0)))
             }
             return ids
         }

@@ -159,14 +159,14 @@ extension NSSQLiteStore {
             }
             trees[last].positions.append(position)
         }
+        let store = InternedStoreIdentifier.intern(identifier)
         for tree in trees.sorted(by: { $0.root.name < $1.root.name }) {
             guard let root = layout.numbering[tree.root.name] else { continue }
             let current = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [.integer(Int64(root))])?.int64Value ?? 0
             try connection.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
                                    arguments: [.integer(current + Int64(tree.positions.count)), .integer(Int64(root))])
             for (offset, position) in tree.positions.enumerated() {
-                ids[position] = NSManagedObjectID(entity: objects[position].entity, storeIdentifier: identifier,
-                                                  primaryKey: current + 1 + Int64(offset))
+                ids[position] = NSManagedObjectID(entity: objects[position].entity, store: store, primaryKey: current + 1 + Int64(offset))
             }
         }
         return ids

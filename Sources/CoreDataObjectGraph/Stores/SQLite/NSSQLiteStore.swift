@@ -86,7 +86,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         /// Selected columns after `Z_PK, Z_ENT, Z_OPT`.
         var columns: [String]
         /// Per concrete entity number: for each of its slots, how to read it.
-        var decoders: EntityNumberTable<[SlotDecoder]>
+        var decoders: SlotDecoderTable
         /// The descriptions the decoders point to without retaining them (destination entities), kept alive as long
         /// as the plan.
         var describedObjects: [AnyObject]
@@ -115,13 +115,13 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             columnIndex[name] = columns.count + 2  // after Z_PK, Z_ENT, Z_OPT
             return columns.count + 2
         }
-        var decoders = EntityNumberTable<[SlotDecoder]>()
+        var decoders: [(number: Int, decoders: [SlotDecoder])] = []
         var describedObjects: [AnyObject] = []
         for concrete in entity.selfAndDescendants {
             guard let number = layout.numbering[concrete.name] else { continue }
             let properties = coordinator.slots(for: concrete).properties
             describedObjects += properties.compactMap { ($0 as? NSRelationshipDescription)?.destinationEntity }
-            decoders[number] = properties.map { property in
+            decoders.append((number, properties.map { property -> SlotDecoder in
                 guard let mapped = layout.columns(forProperty: property.name, ofEntity: concrete.name) else { return .unmapped }
                 if let attribute = property as? NSAttributeDescription {
                     return .attribute(column: column(mapped.value), attribute)
@@ -130,12 +130,12 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
                     return .unmapped
                 }
                 return .toOne(keyColumn: column(mapped.value), entityNumberColumn: mapped.entityNumber.map(column), destination: destination)
-            }
+            }))
         }
         let root = entity.rootEntity
         let soleEntityNumber = root.subentities.isEmpty && layout.numbering.range(of: root.name)?.count == 1
             ? layout.numbering[root.name] : nil
-        let plan = SelectPlan(table: table, columns: columns, decoders: decoders, describedObjects: describedObjects,
+        let plan = SelectPlan(table: table, columns: columns, decoders: SlotDecoderTable(decoders), describedObjects: describedObjects,
                               soleEntityNumber: soleEntityNumber)
         selectPlans[entity.name] = plan
         return plan
@@ -144,7 +144,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// A decoder for the rows of one statement selected with `plan`: the store's entity numbers and identifier are
     /// read once per statement, not once per row.
     func rowDecoder(plan: SelectPlan, withValues: Bool) -> RowDecoder {
-        RowDecoder(plan: plan, entities: entitiesByNumber, storeIdentifier: identifier, withValues: withValues,
+        RowDecoder(plan: plan, entities: entitiesByNumber, store: .intern(identifier), withValues: withValues,
                    storePath: url?.path ?? "")
     }
 }

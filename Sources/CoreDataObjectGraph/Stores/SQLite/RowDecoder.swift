@@ -51,7 +51,8 @@ struct SlotDecoder {
 struct RowDecoder {
     let plan: NSSQLiteStore.SelectPlan
     let entities: EntityNumberTable<NSEntityDescription>
-    let storeIdentifier: String
+    /// The store's identifier, interned once per statement (see `InternedStoreIdentifier`).
+    let store: InternedStoreIdentifier
     /// Whether rows carry values (`includesPropertyValues`), or only `Z_PK, Z_ENT, Z_OPT`.
     let withValues: Bool
     /// For error messages.
@@ -65,7 +66,7 @@ struct RowDecoder {
             throw CoreDataError(.persistentStoreOperation,
                                 "\(storePath): row \(primaryKey) of \(plan.table.name) has Z_ENT \(number), which the model does not know")
         }
-        let id = NSManagedObjectID(entity: concrete, storeIdentifier: storeIdentifier, primaryKey: primaryKey)
+        let id = NSManagedObjectID(entity: concrete, store: store, primaryKey: primaryKey)
         guard withValues, let decoders = plan.decoders[number] else { return FetchedRow(objectID: id, snapshot: nil) }
         // `reserveCapacity` then `append`: this specialises in this module, while `Array(repeating:count:)` and
         // `Array(unsafeUninitializedCapacity:)` call the standard library's unspecialised allocation, which looks
@@ -89,7 +90,7 @@ struct RowDecoder {
                let concreteDestination = entities[Int(row.int64(at: decoder.entityNumberColumn))] {
                 target = concreteDestination
             }
-            return .toOne(NSManagedObjectID(entity: target, storeIdentifier: storeIdentifier, primaryKey: row.int64(at: decoder.column)))
+            return .toOne(NSManagedObjectID(entity: target, store: store, primaryKey: row.int64(at: decoder.column)))
         case .unmapped:
             return .null
         }
