@@ -297,6 +297,45 @@ struct ObjectRegistryTests {
 
     /// A seeded random walk over fetches, lookups, releases, foreign IDs and resets, checked after every step against a
     /// plain dictionary of the objects the test holds: the registry must find exactly those, and nothing else.
+    /// A save refiles its inserted objects under permanent IDs all at once: emptying the table of temporary IDs when
+    /// they are all it holds, and removing them one by one when other unsaved objects share the table.
+    @Test func savedObjectsAreRefiledUnderPermanentIDsAndUnsavedOnesStay() throws {
+        let stack = try probesStack(count: 0, entityName: "RefiledProbe")
+        try stack.context.performAndWait {
+            let context = stack.context
+            func insert(_ count: Int) -> [NSManagedObject] {
+                (0..<count).map { number in
+                    let object = NSEntityDescription.insertNewObject(forEntityName: "RefiledProbe", into: context)
+                    object.setValue(Int64(number), forKey: "number")
+                    return object
+                }
+            }
+            // Only some temporary IDs become permanent: the others must stay registered under theirs.
+            let early = insert(50), later = insert(30)
+            let earlyTemporary = early.map(\.objectID), laterTemporary = later.map(\.objectID)
+            try context.obtainPermanentIDs(for: early)
+            #expect(early.allSatisfy { !$0.objectID.isTemporaryID })
+            for (object, temporary) in zip(early, earlyTemporary) {
+                #expect(context.registeredObject(for: object.objectID) === object)
+                #expect(context.registeredObject(for: temporary) == nil)
+            }
+            for (object, temporary) in zip(later, laterTemporary) { #expect(context.registeredObject(for: temporary) === object) }
+
+            // The save refiles the rest, which are now all the temporary IDs there are.
+            try context.save()
+            #expect(later.allSatisfy { !$0.objectID.isTemporaryID })
+            for object in early + later { #expect(context.registeredObject(for: object.objectID) === object) }
+            for temporary in laterTemporary { #expect(context.registeredObject(for: temporary) == nil) }
+            #expect(context.registeredObjects.count == 80)
+
+            // Objects inserted after the save start a new table of temporary IDs, and saving them works the same.
+            let next = insert(5)
+            try context.save()
+            for object in next { #expect(context.registeredObject(for: object.objectID) === object) }
+            #expect(context.registeredObjects.count == 85)
+        }
+    }
+
     @Test func aRandomWalkOfRegistrationsMatchesAPlainDictionary() throws {
         let stack = try probesStack(count: 600, entityName: "RegistryWalk")
         try stack.context.performAndWait {

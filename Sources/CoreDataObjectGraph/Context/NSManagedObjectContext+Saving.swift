@@ -88,7 +88,7 @@ extension NSManagedObjectContext {
         guard !temporary.isEmpty, let coordinator = persistentStoreCoordinator else { return }
         guard let store = try coordinator.store(for: temporary[0].entity) as? NSSQLiteStore else { return }
         let ids = try coordinator.withLock { try store.reservePrimaryKeys(for: temporary) }
-        for (object, id) in zip(temporary, ids) { rekey(object, to: id) }
+        rekey(temporary, to: ids)
     }
 
     private func collect(_ errors: inout [CoreDataError], _ body: () throws -> Void) {
@@ -105,7 +105,7 @@ extension NSManagedObjectContext {
     /// order of `inserted` and `updated`.
     private func didSave(inserted: [NSManagedObject], permanentIDs: [NSManagedObjectID], updated: [NSManagedObject],
                          updatedVersions: [Int64], deleted: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) {
-        for (object, id) in zip(inserted, permanentIDs) { rekey(object, to: id) }
+        rekey(inserted, to: permanentIDs)
         // Relationship values still hold temporary IDs of objects saved together; replace them. Only objects with
         // relationships can hold IDs, so a save without any skips building the table.
         let holdsIDs: (NSManagedObject) -> Bool = { !$0.slots.persistentRelationships.isEmpty }
@@ -139,12 +139,19 @@ extension NSManagedObjectContext {
     }
 
     /// Moves an object from its temporary ID to a permanent one in the registry.
-    func rekey(_ object: NSManagedObject, to id: NSManagedObjectID) {
-        guard object.objectID != id else { return }
-        registry.removeValue(forKey: object.objectID)
-        if object.changes.temporaryID == nil { object.changes.temporaryID = object.objectID }
-        object.objectID = id
-        registry.insert(object, for: id)
+    /// Files `objects` under `ids` (their permanent IDs), remembering each one's temporary ID for the save's
+    /// notifications. All are refiled at once: a save refiles every object it inserted.
+    func rekey(_ objects: [NSManagedObject], to ids: [NSManagedObjectID]) {
+        let changing = zip(objects, ids).filter { $0.0.objectID != $0.1 }
+        guard !changing.isEmpty else { return }
+        let refiled = changing.map(\.0)
+        // The old entries go while the objects still carry the IDs they were filed under.
+        registry.removeEntries(of: refiled)
+        for (object, id) in changing {
+            if object.changes.temporaryID == nil { object.changes.temporaryID = object.objectID }
+            object.objectID = id
+        }
+        registry.insert(contentsOf: refiled)
     }
 }
 

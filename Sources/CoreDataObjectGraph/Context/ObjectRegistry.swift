@@ -113,6 +113,42 @@ final class ObjectRegistry: Sendable {
         }
     }
 
+    /// Files many objects under their IDs under one acquisition of the lock, as `insert(_:for:)` files each (a save
+    /// files every object it inserted under its permanent ID).
+    func insert(contentsOf objects: [NSManagedObject]) {
+        for object in objects { object.registration = self }
+        let entries = objects.map { (address: Self.address(of: $0), id: $0.objectID) }
+        let (slots, replaced) = tables.withLock { tables -> ([Int32], [UInt]) in
+            var replaced: [UInt] = []
+            let slots = entries.map { address, id -> Int32 in
+                let (old, slot) = tables.insert(address, for: id)
+                if let old, old != address, c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: old)!) != 0 { replaced.append(old) }
+                return slot
+            }
+            return (slots, replaced)
+        }
+        for (object, slot) in zip(objects, slots) { object.registrySlot = slot }
+        for address in replaced {
+            Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue().managedObjectContext = nil
+        }
+    }
+
+    /// Forgets the entries of `objects`, each registered here under its current ID, under one acquisition of the
+    /// lock (before a save files them under new IDs). When they are everything the hashed table holds, as when a
+    /// save's inserted objects are the context's only temporary IDs, the table is emptied at once instead of
+    /// searched for each (a random probe, a cache miss, per object).
+    func removeEntries(of objects: [NSManagedObject]) {
+        let filed = objects.map { (address: Self.address(of: $0), slot: Int($0.registrySlot), id: $0.objectID) }
+        let allHashed = objects.allSatisfy { $0.registrySlot < 0 && $0.registration === self }
+        tables.withLock { tables in
+            if allHashed && tables.hashed.count == filed.count {
+                tables.hashed.removeAll(keepingUpTo: 65_536)
+                return
+            }
+            for entry in filed { tables.remove(objectAt: entry.address, slot: entry.slot, id: entry.id) }
+        }
+    }
+
     /// Forgets the entry for `id`; the object, if alive, stays as it is.
     func removeValue(forKey id: NSManagedObjectID) {
         tables.withLock { $0.remove(id) }
