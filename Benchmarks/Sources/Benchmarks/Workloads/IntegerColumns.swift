@@ -68,8 +68,11 @@ enum IntegerColumns {
                 request.propertiesToFetch = Models.itemAttributes
                 let results = try context.fetch(request)
                 var sum = 0
+                // The keys spelled out, as the object contenders read them.
                 for row in results {
-                    for key in Models.itemAttributes { sum &+= row[key, as: Int.self] ?? 0 }
+                    func read(_ key: String) -> Int { row[key, as: Int.self] ?? 0 }
+                    sum &+= read("i0") &+ read("i1") &+ read("i2") &+ read("i3") &+ read("i4") &+ read("i5") &+ read("i6")
+                        &+ read("i7") &+ read("i8") &+ read("i9")
                 }
                 watch.checksum = sum
                 return results
@@ -85,7 +88,8 @@ enum IntegerColumns {
                 let results = try context.fetch(request)
                 var sum = 0
                 for row in results {
-                    for key in Models.itemAttributes { sum &+= integer(row[key]) }
+                    sum &+= integer(row["i0"]) &+ integer(row["i1"]) &+ integer(row["i2"]) &+ integer(row["i3"]) &+ integer(row["i4"])
+                        &+ integer(row["i5"]) &+ integer(row["i6"]) &+ integer(row["i7"]) &+ integer(row["i8"]) &+ integer(row["i9"])
                 }
                 watch.checksum = sum
                 return results
