@@ -138,7 +138,6 @@ extension NSManagedObjectContext {
         changedObjects.removeAll()
     }
 
-    /// Moves an object from its temporary ID to a permanent one in the registry.
     /// Files `objects` under `ids` (their permanent IDs), remembering each one's temporary ID for the save's
     /// notifications. All are refiled at once: a save refiles every object it inserted.
     func rekey(_ objects: [NSManagedObject], to ids: [NSManagedObjectID]) {

@@ -58,8 +58,8 @@ final class RowCache: Sendable {
     /// Keeps the rows that a fetch left waiting in its faults (`pendingValues`), as `store(contentsOf:)` keeps rows:
     /// the last `batchLimit` of them. They are read from the objects' end, so a large fetch reaches only the objects
     /// it made last; the earlier ones are visited only when the cache has entries that might be older versions of
-    /// their rows. (Collecting every row of a fetch in a list
-    /// beside its objects cost a retain of each ID and values array, and their releases on memory long gone cold.)
+    /// their rows. (Collecting every row of a fetch in a list beside its objects cost a retain of each ID and values
+    /// array, and their releases on memory long gone cold.)
     func store(pendingRowsOf objects: [NSManagedObject]) {
         // The first of the last `batchLimit` objects with a row waiting: walking back from the end, then storing forward
         // (the cache's order of use is the fetch's), straight from the objects, with no list of rows in between (the
