@@ -122,7 +122,7 @@ struct ObjectGraphContractTests {
             chefs[1].setValue("Root 2", forKey: "name")
             return chefs.map(\.objectID)
         }
-        let kept = try child.performAndWait {
+        let kept = child.performAndWait {
             let first = child.object(with: ids[0])
             #expect(first.value(forKey: "name") as? String == "Root 1")
             first.setValue("Child 1", forKey: "name")
