@@ -204,7 +204,7 @@ struct FetchedDictionaryTests {
     @Test func otherResultTypesStillRefuseDictionaries() throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 2)
         let stack = try TestStack(storeURL: url, model: model)
-        try stack.context.performAndWait {
+        stack.context.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
             request.resultType = .dictionaryResultType
             #expect(throws: CoreDataError.self) { try stack.context.fetch(request) }

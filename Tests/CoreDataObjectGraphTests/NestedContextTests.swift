@@ -28,7 +28,7 @@ struct NestedContextTests {
             chef.setValue("Edited", forKey: "name")
         }
         // The child is thrown away: nothing reached the parent or the store.
-        try stack.context.performAndWait {
+        stack.context.performAndWait {
             #expect(parentChef.value(forKey: "name") as? String == "Chef 1")
             #expect(!stack.context.hasChanges)
         }

@@ -431,7 +431,7 @@ struct ExternalDataLifecycleTests {
             try other2.context.existingObject(with: stale.value.objectID).setValue(Date(timeIntervalSinceReferenceDate: 5), forKey: "takenAt")
             try other2.context.save()
         }
-        try stack.context.performAndWait {
+        stack.context.performAndWait {
             stack.context.delete(stale.value)
             #expect(throws: CoreDataError.self) { try stack.context.save() }
             stack.context.rollback()
