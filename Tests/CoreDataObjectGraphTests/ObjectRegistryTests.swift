@@ -1,11 +1,12 @@
+@testable import CoreDataObjectGraph
 import CoreDataModel
-import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import CoreDataTestSupport
 import Dispatch
 import Foundation
 import Predicates
 import Testing
+import UndoManagement
 
 /// The context's registry holds objects without keeping them alive: each object removes its own entry when it goes
 /// away, on whatever thread releases it last, and a lookup never revives an object whose deinitialisation has begun.
@@ -333,6 +334,33 @@ struct ObjectRegistryTests {
             try context.save()
             for object in next { #expect(context.registeredObject(for: object.objectID) === object) }
             #expect(context.registeredObjects.count == 85)
+        }
+    }
+
+    /// Permanent IDs asked for an object that has left the context (its insertion undone) are not given, and refiling
+    /// the context's own objects leaves the departed one out of the registry.
+    @Test func permanentIDsForAnObjectThatLeftTheContextKeepOtherTemporaryEntries() throws {
+        let stack = try probesStack(count: 0, entityName: "LeftProbe")
+        try stack.context.performAndWait {
+            let context = stack.context
+            context.undoManager = UndoManager()
+            let left = NSEntityDescription.insertNewObject(forEntityName: "LeftProbe", into: context)
+            context.processPendingChanges()
+            context.undo()
+            #expect(left.managedObjectContext == nil && context.registeredObject(for: left.objectID) == nil)
+            context.undoManager = nil
+
+            let staying = NSEntityDescription.insertNewObject(forEntityName: "LeftProbe", into: context)
+            // The departed object still names this registry; removing its entries must not empty the table of
+            // temporary IDs, which holds as many entries (one, the other object's).
+            context.registry.removeEntries(of: [left])
+            #expect(context.registeredObject(for: staying.objectID) === staying, "the other temporary entry stays")
+            try context.obtainPermanentIDs(for: [left, staying])
+            #expect(left.objectID.isTemporaryID, "an object outside the context keeps its temporary ID")
+            #expect(!staying.objectID.isTemporaryID && context.registeredObject(for: staying.objectID) === staying)
+            #expect(context.registeredObject(for: left.objectID) == nil)
+            try context.save()
+            #expect(context.registeredObject(for: staying.objectID) === staying)
         }
     }
 

@@ -84,7 +84,8 @@ extension NSManagedObjectContext {
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         // IDs are allocated with the save itself; saving only the insertions would change semantics, so this
         // allocates keys now and the save reuses them.
-        let temporary = objects.filter { $0.objectID.isTemporaryID }
+        // Only this context's objects: one that left it (its insertion undone, rolled back) keeps its temporary ID.
+        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         guard !temporary.isEmpty, let coordinator = persistentStoreCoordinator else { return }
         guard let store = try coordinator.store(for: temporary[0].entity) as? NSSQLiteStore else { return }
         let ids = try coordinator.withLock { try store.reservePrimaryKeys(for: temporary) }

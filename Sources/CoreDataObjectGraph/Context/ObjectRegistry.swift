@@ -139,7 +139,9 @@ final class ObjectRegistry: Sendable {
     /// searched for each (a random probe, a cache miss, per object).
     func removeEntries(of objects: [NSManagedObject]) {
         let filed = objects.map { (address: Self.address(of: $0), slot: Int($0.registrySlot), id: $0.objectID) }
-        let allHashed = objects.allSatisfy { $0.registrySlot < 0 && $0.registration === self }
+        // Filed here and in the hashed table: an object that names a context is listed in that context's registry
+        // (see `NSManagedObject.contextReference`), and one that left its context may still name this registry.
+        let allHashed = objects.allSatisfy { $0.registrySlot < 0 && $0.registration === self && $0.contextReference != nil }
         tables.withLock { tables in
             if allHashed && tables.hashed.count == filed.count {
                 tables.hashed.removeAll(keepingUpTo: 65_536)
