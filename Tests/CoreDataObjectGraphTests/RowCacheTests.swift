@@ -50,7 +50,7 @@ struct RowCacheTests {
             if key % 5 == 0 {
                 object.fill(from: Snapshot(values: [.attribute(.integer(Int64(key)))], version: 2))
             } else {
-                object.pendingSnapshot = Snapshot(values: [.attribute(.integer(Int64(key)))], version: 2)
+                object.keepPending(Snapshot(values: [.attribute(.integer(Int64(key)))], version: 2))
             }
             return object
         }
@@ -81,7 +81,7 @@ struct RowCacheTests {
         let scanned = (1_001...2_000).map { key -> NSManagedObject in
             let id = NSManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: Int64(key))
             let object = NSManagedObject(entity: entity, objectID: id, context: nil, slots: slots)
-            object.pendingSnapshot = Snapshot(values: [.attribute(.integer(Int64(key)))], version: 1)
+            object.keepPending(Snapshot(values: [.attribute(.integer(Int64(key)))], version: 1))
             return object
         }
         cache.store(pendingRowsOf: scanned)

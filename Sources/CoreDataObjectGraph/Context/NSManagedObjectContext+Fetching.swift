@@ -191,7 +191,7 @@ extension NSManagedObjectContext {
                         let destination = register(id, snapshot: nil)
                         // The fault keeps its prefetched row, as a fetched fault does: the row cache is an LRU, and
                         // a large prefetch would otherwise be evicted before it is read (one SELECT per object).
-                        if parent == nil, destination.storedValues == nil { destination.pendingSnapshot = snapshot }
+                        if parent == nil, destination.storedValues == nil { destination.keepPending(snapshot) }
                         prefetched[id] = destination
                         destinations.append(destination)
                     }

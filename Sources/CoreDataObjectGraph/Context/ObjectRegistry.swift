@@ -73,6 +73,16 @@ final class ObjectRegistry: Sendable {
 
         /// Removes the entry of the object at `address` (filed under `id`, in `slot` or the hashed table), if it still
         /// has one.
+        /// Files `address` under `id` (`insert(_:for:)`) and returns the slot it took, and the live object whose entry
+        /// it replaced, retained (an object being deinitialised is left alone); the caller detaches that object
+        /// after the lock.
+        @inline(__always)
+        mutating func file(_ address: UInt, for id: NSManagedObjectID) -> (replaced: UInt?, slot: Int32) {
+            let (old, slot) = insert(address, for: id)
+            guard let old, old != address, c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: old)!) != 0 else { return (nil, slot) }
+            return (old, slot)
+        }
+
         mutating func remove(objectAt address: UInt, slot: Int, id: NSManagedObjectID) {
             if slot >= 0 && slot < blocks.slotCapacity && blocks.address(at: slot) == address {
                 blocks.remove(at: slot)
@@ -101,16 +111,10 @@ final class ObjectRegistry: Sendable {
         assert(object.objectID == id, "objects are registered under their own ID")
         object.registration = self
         let address = Self.address(of: object)
-        let (replaced, slot) = tables.withLock { tables -> (UInt?, Int32) in
-            let (old, slot) = tables.insert(address, for: id)
-            guard let old, old != address, c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: old)!) != 0 else { return (nil, slot) }
-            return (old, slot)
-        }
+        let (replaced, slot) = tables.withLock { $0.file(address, for: id) }
         // Written after the lock: only the object's own deinit reads it, which cannot run while the caller holds it.
         object.registrySlot = slot
-        if let replaced {
-            Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: replaced)!).takeRetainedValue().managedObjectContext = nil
-        }
+        if let replaced { Self.detach(replaced) }
     }
 
     /// Files many objects under their IDs under one acquisition of the lock, as `insert(_:for:)` files each (a save
@@ -118,19 +122,15 @@ final class ObjectRegistry: Sendable {
     func insert(contentsOf objects: [NSManagedObject]) {
         for object in objects { object.registration = self }
         let entries = objects.map { (address: Self.address(of: $0), id: $0.objectID) }
-        let (slots, replaced) = tables.withLock { tables -> ([Int32], [UInt]) in
-            var replaced: [UInt] = []
-            let slots = entries.map { address, id -> Int32 in
-                let (old, slot) = tables.insert(address, for: id)
-                if let old, old != address, c_swift_try_retain(UnsafeMutableRawPointer(bitPattern: old)!) != 0 { replaced.append(old) }
-                return slot
-            }
-            return (slots, replaced)
-        }
-        for (object, slot) in zip(objects, slots) { object.registrySlot = slot }
-        for address in replaced {
-            Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue().managedObjectContext = nil
-        }
+        let filed = tables.withLock { tables in entries.map { tables.file($0.address, for: $0.id) } }
+        for (object, entry) in zip(objects, filed) { object.registrySlot = entry.slot }
+        for case let replaced? in filed.map(\.replaced) { Self.detach(replaced) }
+    }
+
+    /// The object at `address`, whose entry another object took, retained by `Tables.file`: it forgets its context,
+    /// which no longer lists it and so could not tell it when the context goes away.
+    private static func detach(_ address: UInt) {
+        Unmanaged<NSManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue().managedObjectContext = nil
     }
 
     /// Forgets the entries of `objects`, each registered here under its current ID, under one acquisition of the

@@ -43,8 +43,8 @@ extension NSManagedObject {
         pendingValues = nil
     }
 
-    /// Keeps the row a fetch read for this fault until the fault fires (the setter of `pendingSnapshot`, taking the
-    /// row's values without a copy).
+    /// Keeps the row a fetch (or a prefetch) read for this fault until the fault fires, taking the row's values
+    /// without a copy.
     @inline(__always)
     func keepPending(_ snapshot: consuming Snapshot) {
         snapshotVersion = snapshot.version
@@ -53,10 +53,6 @@ extension NSManagedObject {
 
     /// The row a fetch read for this fault and kept until the fault fires, or nil.
     var pendingSnapshot: Snapshot? {
-        get { pendingValues.map { Snapshot(values: $0, version: snapshotVersion) } }
-        set {
-            pendingValues = newValue?.values
-            if let newValue { snapshotVersion = newValue.version }
-        }
+        pendingValues.map { Snapshot(values: $0, version: snapshotVersion) }
     }
 }

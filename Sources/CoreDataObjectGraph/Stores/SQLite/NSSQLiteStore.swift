@@ -132,9 +132,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
                 return .toOne(keyColumn: column(mapped.value), entityNumberColumn: mapped.entityNumber.map(column), destination: destination)
             }))
         }
-        let root = entity.rootEntity
-        let soleEntityNumber = root.subentities.isEmpty && layout.numbering.range(of: root.name)?.count == 1
-            ? layout.numbering[root.name] : nil
+        // The layout numbers a tree's entities consecutively: a tree of one entity has a range of one number.
+        let soleEntityNumber = layout.numbering.range(of: entity.rootEntity.name).flatMap { $0.count == 1 ? $0.lowerBound : nil }
         let plan = SelectPlan(table: table, columns: columns, decoders: SlotDecoderTable(decoders), describedObjects: describedObjects,
                               soleEntityNumber: soleEntityNumber)
         selectPlans[entity.name] = plan
