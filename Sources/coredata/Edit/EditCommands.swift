@@ -146,7 +146,8 @@ enum EditRunner {
         } catch let error as CoreDataError where error.code == .validationMultipleErrors {
             throw CommandFailure("nothing was saved: " + error.detailedErrors.map(\.message).joined(separator: "; "))
         } catch let error as CoreDataError {
-            throw CommandFailure("nothing was saved: \(error.message)")
+            // Messages that already say so are not told twice.
+            throw CommandFailure(error.message.hasSuffix("nothing was saved") ? error.message : "nothing was saved: \(error.message)")
         } catch {
             throw CommandFailure(wrapping: error)
         }

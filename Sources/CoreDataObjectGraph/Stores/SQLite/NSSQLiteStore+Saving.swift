@@ -59,6 +59,7 @@ extension NSSQLiteStore {
             try connection.inTransaction(.immediate) {
                 let permanentIDs = try allocatePrimaryKeys(for: request.inserted)
                 outcome.permanentIDs = permanentIDs
+                try readVersionsOfUnreadRows(request.updated)
                 // Temporary IDs of the objects inserted together, for relationships between them: built on the first
                 // temporary ID a relationship holds (objects without relationships never need it).
                 var permanentByTemporary: [NSManagedObjectID: NSManagedObjectID]?
@@ -74,7 +75,7 @@ extension NSSQLiteStore {
                     }
                     return permanentByTemporary![id] ?? id
                 }
-                var conflicts: [NSManagedObjectID] = []
+                var conflicts: [NSManagedObject] = []
                 outcome.updatedVersions.reserveCapacity(request.updated.count)
                 // Inserted objects come in runs of one entity: its plan is looked up when the entity changes.
                 var insert: (entity: NSEntityDescription, plan: InsertPlan?)?
@@ -97,11 +98,12 @@ extension NSSQLiteStore {
                     if !object.slots.externalStorageSlots.isEmpty {
                         replacedFiles += try replacedExternalFiles(of: object, slots: object.changes.changedSlots, writer: writer)
                     }
+                    try checkVersionCanAdvance(object)
                     if try updateRow(for: object, writer: writer, lastPlan: &lastUpdate, resolve: resolve, files: &writtenFiles) {
                         outcome.updatedVersions.append(object.snapshotVersion + 1)
                     } else {
                         outcome.updatedVersions.append(object.snapshotVersion)
-                        conflicts.append(object.objectID)
+                        conflicts.append(object)
                     }
                 }
                 var delete: (entity: NSEntityDescription, plan: DeletePlan?)?
@@ -111,14 +113,17 @@ extension NSSQLiteStore {
                     }
                     if delete?.entity !== object.entity { delete = (object.entity, try deletePlan(for: object.entity, writer: writer)) }
                     guard let plan = delete?.plan else { continue }
-                    if !(try deleteRow(for: object, plan: plan, writer: writer)) { conflicts.append(object.objectID) }
+                    if !(try deleteRow(for: object, plan: plan, writer: writer)) { conflicts.append(object) }
                 }
                 guard conflicts.isEmpty else {
+                    // A version that is not an integer never matches: that is damage to report, not a conflict.
+                    if let damaged = try malformedVersionError(among: conflicts) { throw damaged }
+                    let ids = conflicts.map(\.objectID)
                     throw CoreDataError(
                         .managedObjectMerge,
-                        "optimistic locking failure: \(conflicts.count) object(s) changed or were deleted in the store since they were read: "
-                            + conflicts.map { $0.uriRepresentation().absoluteString }.joined(separator: ", "),
-                        affectedObjectIDs: conflicts)
+                        "optimistic locking failure: \(ids.count) object(s) changed or were deleted in the store since they were read: "
+                            + ids.map { $0.uriRepresentation().absoluteString }.joined(separator: ", "),
+                        affectedObjectIDs: ids)
                 }
                 try writeRelationshipChanges(request.inserted, writer: writer, resolve: resolve)
                 try writeRelationshipChanges(request.updated, writer: writer, resolve: resolve)
@@ -162,9 +167,23 @@ extension NSSQLiteStore {
         let store = InternedStoreIdentifier.intern(identifier)
         for tree in trees.sorted(by: { $0.root.name < $1.root.name }) {
             guard let root = layout.numbering[tree.root.name] else { continue }
-            let current = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [.integer(Int64(root))])?.int64Value ?? 0
+            let stored = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [.integer(Int64(root))])
+            let current: Int64
+            switch stored {
+            case nil, .null?: current = 0
+            case .integer(let value)?: current = value
+            case let other?:
+                throw CoreDataError(.persistentStoreSave, "Z_PRIMARYKEY holds \(other) as Z_MAX of \(tree.root.name), where Core Data keeps "
+                                    + "an integer; no primary key can be allocated; nothing was saved")
+            }
+            // A damaged or hostile Z_MAX near the largest integer must not overflow (a trap) or wrap to used keys.
+            let (last, overflow) = current.addingReportingOverflow(Int64(tree.positions.count))
+            guard !overflow, current >= 0 else {
+                throw CoreDataError(.persistentStoreSave, "Z_PRIMARYKEY's Z_MAX for \(tree.root.name) is \(current): \(tree.positions.count) more "
+                                    + "primary key(s) would pass the largest integer (\(Int64.max)); nothing was saved")
+            }
             try connection.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
-                                   arguments: [.integer(current + Int64(tree.positions.count)), .integer(Int64(root))])
+                                   arguments: [.integer(last), .integer(Int64(root))])
             for (offset, position) in tree.positions.enumerated() {
                 ids[position] = NSManagedObjectID(entity: objects[position].entity, store: store, primaryKey: current + 1 + Int64(offset))
             }
