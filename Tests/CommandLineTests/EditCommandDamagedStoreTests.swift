@@ -62,3 +62,34 @@ struct EditCommandDamagedStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }
+
+/// `coredata query` through relationships whose keys lead to a row of another entity or to no row: one clear line
+/// naming the object, the key path and the row, never a crash or an empty value.
+struct QueryCommandBrokenReferenceTests {
+    private func library(_ damage: String) throws -> String {
+        let path = try TemporaryDirectory.make().appendingPathComponent("L.sqlite").path
+        try FileManager.default.copyItem(atPath: Fixtures.projectRoot.appendingPathComponent("SampleStores/Library/Library.sqlite").path, toPath: path)
+        try Connection(path: path, mode: .readWrite).execute(sql: damage)
+        return path
+    }
+
+    @Test func aBookThatIsAMagazine() throws {
+        let path = try library("UPDATE Z_1BOOKS SET Z_3BOOKS = 2 WHERE Z_1AUTHORS = 1")
+        for extra in [[], ["--prefetch", "books"]] {
+            let result = try CommandRunner.run(["query", path, "Author", "--keys", "name,books.isbn"] + extra)
+            #expect(result.status == 1, "\(result.standardError)")
+            #expect(result.standardError.contains("Author p1's relationship books refers to row 2 of ZITEM, which is of entity Magazine, not Book"),
+                    "\(result.standardError)")
+        }
+    }
+
+    @Test func keysLeadingToNoRow() throws {
+        let path = try library("UPDATE Z_1BOOKS SET Z_3BOOKS = 9999 WHERE Z_1AUTHORS = 1; UPDATE ZITEM SET ZSHELF = 777 WHERE Z_PK = 3")
+        let books = try CommandRunner.run(["query", path, "Author", "--keys", "name,books.isbn"])
+        #expect(books.status == 1 && books.standardError.contains("refers to row 9999 of ZITEM, which does not exist"), "\(books.standardError)")
+        let shelf = try CommandRunner.run(["query", path, "Book", "--keys", "title,shelf.name"])
+        #expect(shelf.status == 1 && shelf.standardError.contains("shelf.name of x-coredata://")
+                && shelf.standardError.contains("/Book/p3: CoreData could not fulfill a fault for"), "\(shelf.standardError)")
+        #expect(shelf.standardError.contains("there is no row 777 in ZSHELF"))
+    }
+}

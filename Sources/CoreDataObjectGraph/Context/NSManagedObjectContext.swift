@@ -272,7 +272,9 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         let store = try coordinator.store(for: id)
         let snapshots = try coordinator.withLock { try store.snapshots(for: [id]) }
         guard let snapshot = snapshots[id] else {
-            throw CoreDataError(.objectInaccessibleException, "CoreData could not fulfill a fault for \(id): the row no longer exists",
+            let reason = (store as? NSSQLiteStore).map { sqlite in coordinator.withLock { sqlite.missingRowReason(for: id) } }
+            throw CoreDataError(.objectInaccessibleException,
+                                "CoreData could not fulfill a fault for \(id): \(reason ?? "the row no longer exists")",
                                 affectedObjectIDs: [id])
         }
         coordinator.rowCache.store(snapshot, for: id)

@@ -100,6 +100,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
             guard index < storedValues?.count ?? 0 else { return nil }
             // An attribute, the usual case, is read in place (see `attributeValue(forKey:)`).
             if case .attribute(let value)? = storedValues?[index] { return value.anyValue }
+            if case .toOne(let id)? = storedValues?[index] { return destination(id, ofToOneAt: index) }
             return (storedValues?[index]).flatMap { resolve($0) }
         }
         guard let property = entity.propertiesByName[key] else {
@@ -118,6 +119,23 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
         if storedValues == nil { fireFault() }
         guard index < storedValues?.count ?? 0 else { return nil }
         return storedValues?[index]
+    }
+
+    /// The destination of the to-one relationship in slot `index`; nil, with `faultingError` saying why, when the
+    /// stored key leads to an object of another entity (a damaged store: its values would be read under the wrong
+    /// names, or a key path through it would trap on a key that entity lacks).
+    private func destination(_ id: NSManagedObjectID, ofToOneAt index: Int) -> NSManagedObject? {
+        guard let object = managedObjectContext?.object(with: id) else { return nil }
+        if let relationship = slots.properties[index] as? NSRelationshipDescription, let expected = relationship.destinationEntity,
+           !object.entity.isKind(of: expected) {
+            faultingError = CoreDataError(
+                .objectInaccessibleException,
+                "\(entity.name) p\(objectID.primaryKey)'s relationship \(relationship.name) refers to row \(id.primaryKey), which is "
+                    + "of entity \(object.entity.name), not \(expected.name); the store's references are damaged",
+                affectedObjectIDs: [objectID])
+            return nil
+        }
+        return object
     }
 
     private func resolve(_ stored: StoredValue) -> Any? {

@@ -58,7 +58,7 @@ struct QueryCommand: ParsableCommand {
                     let objects = try results.objects(inBatch: batch)
                     if !prefetchPaths.isEmpty { try session.context.prefetchRelationships(prefetchPaths, for: objects) }
                     for object in objects {
-                        try writer.write(keyPaths.map { KeyValueLookup.value(of: object, forKeyPath: $0) })
+                        try writer.write(keyPaths.map { try KeyPathValues.value(of: object, forKeyPath: $0) })
                     }
                     if objects.count < results.batchSize { break }
                     batch += 1

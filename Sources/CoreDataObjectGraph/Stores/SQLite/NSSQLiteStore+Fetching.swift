@@ -48,12 +48,15 @@ extension NSSQLiteStore: RowStore {
             // SQLite limits bound parameters; stay well under the default 32,766.
             for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }) {
                 let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let requested = Dictionary(chunk.map { ($0.primaryKey, $0.entity) }, uniquingKeysWith: { first, _ in first })
                 let columns = (plan.keyColumns(alias: "t0") + plan.columns.map { "t0.\($0)" }).joined(separator: ", ")
                 let sql = "SELECT \(columns) FROM \(plan.table.name) t0 WHERE t0.Z_PK IN (\(placeholders))"
                 try run(sql, chunk.map { .integer($0.primaryKey) }) { statement in
                     try statement.forEachRow { row in
                         let fetched = try decoder.decode(row)
-                        if let snapshot = fetched.snapshot { result[fetched.objectID] = snapshot }
+                        // A row of another entity than the ID asked for (a damaged reference) must not fill its fault.
+                        guard let snapshot = fetched.snapshot, requested[fetched.objectID.primaryKey] === fetched.objectID.entity else { return }
+                        result[fetched.objectID] = snapshot
                     }
                 }
             }
@@ -75,7 +78,8 @@ extension NSSQLiteStore: RowStore {
             let mine = declaredHere ? join.sourceKeyColumn : join.destinationKeyColumn
             let theirs = declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn
             let order = (declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn).map { "j.\($0), " } ?? ""
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationTable.name) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
+            // A left join, so a key that leads to no row shows (its Z_ENT is null) instead of vanishing.
+            sql = "SELECT j.\(theirs), d.Z_ENT FROM \(join.name) j LEFT JOIN \(destinationTable.name) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)j.\(theirs)"
         } else if let inverse = relationship.inverseRelationship, !inverse.isToMany, let owner = inverse.entity,
                   let columns = layout.columns(forProperty: inverse.name, ofEntity: owner.name) {
             let order = relationship.isOrdered ? (columns.orderKey.map { "d.\($0), " } ?? "") : ""
@@ -92,8 +96,15 @@ extension NSSQLiteStore: RowStore {
             var ids: [NSManagedObjectID] = []
             let store = InternedStoreIdentifier.intern(identifier)
             try statement.forEachRow { row in
-                let entity = entity(number: Int(row.int64(at: 1))) ?? destination
-                ids.append(NSManagedObjectID(entity: entity, store: store, primaryKey: row.int64(at: 0)))
+                let key = row.int64(at: 0)
+                guard !row.isNull(at: 1) else { throw brokenReference(from: id, relationship: relationship, key: key, found: nil) }
+                let number = Int(row.int64(at: 1))
+                guard let entity = entity(number: number) else {
+                    throw CoreDataError(.persistentStoreOperation, "\(url?.path ?? "store"): row \(key) of \(destinationTable.name) has Z_ENT \(number), which the model does not know")
+                }
+                // A destination of another entity would be read under the wrong entity's names (or trap on a key it lacks).
+                guard entity.isKind(of: destination) else { throw brokenReference(from: id, relationship: relationship, key: key, found: entity) }
+                ids.append(NSManagedObjectID(entity: entity, store: store, primaryKey: key))
             }
             return ids
         }

@@ -35,6 +35,9 @@ extension NSSQLiteStore {
                 try statement.forEachRow { row in
                     let fetched = try decoder.decode(row)
                     guard let owner = sourcesByKey[row.int64(at: sourceColumnIndex)] else { return }
+                    guard fetched.objectID.entity.isKind(of: destination) else {
+                        throw brokenReference(from: owner, relationship: relationship, key: fetched.objectID.primaryKey, found: fetched.objectID.entity)
+                    }
                     result.destinations[owner, default: []].append(fetched.objectID)
                     if let snapshot = fetched.snapshot { result.snapshots[fetched.objectID] = snapshot }
                 }
