@@ -93,3 +93,26 @@ struct QueryCommandBrokenReferenceTests {
         #expect(shelf.standardError.contains("there is no row 777 in ZSHELF"))
     }
 }
+
+/// `coredata set`, `insert`, `delete` and `browse --edit` on a store that records persistent history: refused with
+/// the reason before anything is asked or written; reading still works.
+struct EditCommandHistoryStoreTests {
+    @Test func editsOfAStoreRecordingHistoryAreRefused() throws {
+        let store = try TemporaryDirectory.make().appendingPathComponent("R.sqlite").path
+        let model = Fixtures.projectRoot.appendingPathComponent("SampleStores/Recipes/Recipes.xcdatamodeld").path
+        #expect(try CommandRunner.run(["create", store, "--model", model]).status == 0)
+        #expect(try CommandRunner.run(["insert", store, "Chef", "name=Ada"]).status == 0)
+        let connection = try Connection(path: store, mode: .readWrite)
+        try connection.execute(sql: "CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY); CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY)")
+        let before = try connection.query("SELECT * FROM ZCHEF") + connection.query("SELECT * FROM Z_PRIMARYKEY")
+        let expected = "coredata: error: \(store) records persistent history (tables ATRANSACTION, ACHANGE), which OpenCoreData does not "
+            + "write yet; like Apple's Core Data opening it without history tracking, it is read-only: it cannot be edited\n"
+        for arguments in [["set", store, "Chef", "TRUEPREDICATE", "name=Bo"], ["insert", store, "Chef", "name=Bo"],
+                          ["delete", store, "Chef", "TRUEPREDICATE", "--yes"], ["browse", store, "--edit"]] {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 1 && result.standardError == expected, "\(arguments[0]): \(result.standardError)")
+        }
+        #expect(try connection.query("SELECT * FROM ZCHEF") + connection.query("SELECT * FROM Z_PRIMARYKEY") == before)
+        #expect(try CommandRunner.run(["query", store, "Chef", "--keys", "name"]).standardOutput.contains("Ada"))
+    }
+}

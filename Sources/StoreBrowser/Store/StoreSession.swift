@@ -32,7 +32,11 @@ public struct StoreSession {
             options[NSIgnorePersistentStoreVersioningOption] = true
         }
         coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: url, options: options)
+        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: url, options: options)
+        // Refused before anything is asked or changed: a store that cannot be written (see `writeRefusal`).
+        if !readOnly, let refusal = (store as? NSSQLiteStore)?.writeRefusal {
+            throw StoreAccessError("\(refusal): it cannot be edited")
+        }
         context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         path = storePath

@@ -45,6 +45,7 @@ extension NSSQLiteStore {
         guard !isReadOnly && !connection.isReadOnly else {
             throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "the store") is open read-only; nothing was written")
         }
+        if let writeRefusal { throw CoreDataError(.persistentStoreSave, "\(writeRefusal); nothing was written") }
         var outcome = SaveOutcome()
         var writtenFiles: [URL] = [], replacedFiles: [URL] = []
         let writer = SaveWriter(connection: connection, cache: saveStatements, storePath: url?.path)
@@ -349,6 +350,7 @@ extension NSSQLiteStore {
         guard !isReadOnly && !connection.isReadOnly else {
             throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "the store") is open read-only")
         }
+        if let writeRefusal { throw CoreDataError(.persistentStoreSave, writeRefusal) }
         return try connection.inTransaction(.immediate) { try allocatePrimaryKeys(for: objects) }
     }
 }

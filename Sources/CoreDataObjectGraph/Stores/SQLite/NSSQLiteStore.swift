@@ -25,6 +25,11 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     var connection: Connection { file.connection }
 
+    /// Why this store refuses every save although it was opened read-write, or nil: a store that records persistent
+    /// history, which OpenCoreData does not write yet, is read-only (as Apple's framework makes it when history
+    /// tracking is off). Saves throw with this reason; editors should check it before offering to edit.
+    public private(set) var writeRefusal: String?
+
     public override func load() throws {
         guard let url else { throw CoreDataError(.persistentStoreOpen, "an SQLite store needs a file URL") }
         guard let coordinator = persistentStoreCoordinator else {
@@ -49,6 +54,11 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             entitiesByNumber[number] = model.entitiesByName[name]
         }
         try registerDerivedAttributeFunctions()
+        do {
+            writeRefusal = try historyRefusal()
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "\(url.path): \(error)", underlyingError: error)
+        }
     }
 
     /// A model opens a store only when its entity hashes are exactly those the store's metadata records,
