@@ -4,6 +4,7 @@
 //   StoreStressHelper large-save STORE N          inserts N words in one save, printing "saving" first
 //   StoreStressHelper full-disk STORE N BYTES     the same with the process's file size limited to BYTES
 //   StoreStressHelper off-queue STORE 0            fetches on a private-queue context without perform (must trap)
+//   StoreStressHelper increment STORE N WORKER     N increments of Counter values, retried on conflicts (CounterIncrements.swift)
 import Foundation
 import OpenCoreData
 
@@ -13,6 +14,16 @@ guard arguments.count >= 4, let count = Int(arguments[3]) else {
     exit(2)
 }
 let url = URL(fileURLWithPath: arguments[2])
+
+if arguments[1] == "increment" {
+    do {
+        try runCounterIncrements(store: url, increments: count, worker: arguments.count >= 5 ? Int(arguments[4]) ?? 0 : 0)
+        exit(0)
+    } catch {
+        print("failed: \(error)")
+        exit(1)
+    }
+}
 
 if arguments[1] == "full-disk", arguments.count >= 5, let bytes = UInt(arguments[4]) {
     // Writing past the limit then fails with EFBIG, as a full disk fails with ENOSPC.
