@@ -50,20 +50,25 @@ extension Connection {
     /// Opens the handle, applies the connection settings and checks that the file is a database.
     static func open(
         path: String, mode: OpenMode, busyTimeout: Duration, sideFilesCreatable: Bool?
-    ) throws(SQLiteError) -> (handle: OpaquePointer, isImmutable: Bool) {
+    ) throws(SQLiteError) -> (handle: OpaquePointer, isImmutable: Bool, recoveredJournal: String?) {
         let isMemory = path == ":memory:" || path.isEmpty
         var chosenAccess = ReadOnlyAccess.shared
         var fileState: DatabaseFileState?
+        var recoveredJournal: String?
         if !isMemory && mode != .create {
             let state = try inspectFile(at: path, mode: mode, sideFilesCreatable: sideFilesCreatable)
             fileState = state
+            // Before anything reads the file: a hot journal means the main file alone is not the database.
+            recoveredJournal = try rollBackHotJournal(
+                path: path, busyTimeout: busyTimeout,
+                canWriteInPlace: canWriteInPlace(path: path, directoryWritable: state.canCreateSideFiles))
             if mode == .readOnly { chosenAccess = try readOnlyAccess(for: state, path: path) }
         }
         do throws(SQLiteError) {
             let immutable = chosenAccess == .immutable
             let handle = try openHandle(path: path, mode: mode, immutable: immutable, isMemory: isMemory)
             try configureAndCheck(handle, path: path, busyTimeout: busyTimeout)
-            return (handle, immutable)
+            return (handle, immutable, recoveredJournal)
         } catch {
             // A read-only WAL database whose -shm SQLite could not use after all (an unwritable -shm with no -wal,
             // a file system without shared memory): fall back as the rules say.
@@ -73,11 +78,11 @@ extension Connection {
             guard state.walByteCount == 0 else { throw walNeedsSideFilesError(path: path, detail: error.message) }
             let handle = try openHandle(path: path, mode: mode, immutable: true, isMemory: false)
             try configureAndCheck(handle, path: path, busyTimeout: busyTimeout)
-            return (handle, true)
+            return (handle, true, recoveredJournal)
         }
     }
 
-    private static func openHandle(
+    static func openHandle(
         path: String, mode: OpenMode, immutable: Bool, isMemory: Bool
     ) throws(SQLiteError) -> OpaquePointer {
         var flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
@@ -100,7 +105,7 @@ extension Connection {
         return handle
     }
 
-    private static func configureAndCheck(
+    static func configureAndCheck(
         _ handle: OpaquePointer, path: String, busyTimeout: Duration
     ) throws(SQLiteError) {
         sqlite3_extended_result_codes(handle, 1)

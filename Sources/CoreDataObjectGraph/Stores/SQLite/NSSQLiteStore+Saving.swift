@@ -125,14 +125,35 @@ extension NSSQLiteStore {
             }
         } catch {
             for file in writtenFiles { try? FileManager.default.removeItem(at: file) }
-            if let error = error as? CoreDataError { throw error }
             if let error = error as? SQLiteError {
-                throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "store"): the save was rolled back: \(error.description)", underlyingError: error)
+                throw CoreDataError(.persistentStoreSave, failedSaveMessage(error, journal: connection.restoreAfterFailedWrite()),
+                                    underlyingError: error)
+            }
+            // SQLite's errors arrive wrapped by the writer; a full disk or a journal left behind gets words of its own.
+            if let wrapped = error as? CoreDataError, let underlying = wrapped.underlyingError as? SQLiteError {
+                let journal = connection.restoreAfterFailedWrite()
+                if underlying.storageProblem != nil || journal != nil {
+                    throw CoreDataError(wrapped.code, failedSaveMessage(underlying, journal: journal), underlyingError: underlying,
+                                        affectedObjectIDs: wrapped.affectedObjectIDs)
+                }
             }
             throw error
         }
         removeReplacedExternalFiles(replacedFiles)
         return outcome
+    }
+
+    /// What a failed save's error says: the truth about the file. A failure while writing can leave the rollback
+    /// journal hot (the main file holding part of the save); `journal` names it when applying it at once
+    /// (`Connection.restoreAfterFailedWrite`) did not work, and the message then says it is still needed.
+    func failedSaveMessage(_ error: SQLiteError, journal: String?) -> String {
+        let path = url?.path ?? "store"
+        let cause = error.storageProblem.map { "\($0): \(error.description)" } ?? error.description
+        guard let journal else { return "\(path): the save was rolled back, the store is as it was: \(cause)" }
+        let name = (journal as NSString).lastPathComponent
+        return "\(path): the save failed and its rollback is not finished: the main file on its own is incomplete, and "
+            + "\(name) beside it holds the pages that restore it (the next open applies them). Keep \(name) with the "
+            + "store; never copy or delete one without the other: \(cause)"
     }
 
     // MARK: Rows
