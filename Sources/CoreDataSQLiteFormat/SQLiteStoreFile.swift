@@ -105,6 +105,9 @@ public final class SQLiteStoreFile {
         switch error.code {
         case .notADatabase:
             return StoreFormatError(file: path, reason: "is not an SQLite database (and so not a Core Data store)")
+        case .corrupt where error.message.hasPrefix("the database reads as damaged together with"):
+            // A stale -wal beside an intact file (Connection explains it).
+            return StoreFormatError(file: path, reason: "cannot be read: \(error.message)")
         case .corrupt:
             return StoreFormatError(file: path, reason: "is corrupt or truncated (SQLite: \(error.message))")
         case .readOnly where error.extendedCode == .readOnlyRollback:

@@ -70,6 +70,10 @@ extension Connection {
             try configureAndCheck(handle, path: path, busyTimeout: busyTimeout)
             return (handle, immutable, recoveredJournal)
         } catch {
+            if let state = fileState, state.walByteCount > 0, error.code == .corrupt || error.code == .notADatabase,
+                mainFileAloneIsIntact(path: path, busyTimeout: busyTimeout) {
+                throw staleWALError(path: path, walByteCount: state.walByteCount, detail: error.message)
+            }
             // A read-only WAL database whose -shm SQLite could not use after all (an unwritable -shm with no -wal,
             // a file system without shared memory): fall back as the rules say.
             guard mode == .readOnly, chosenAccess == .shared, let state = fileState, state.isWAL,
@@ -145,7 +149,9 @@ extension Connection {
         var walInfo = stat()
         let walByteCount = stat(path + "-wal", &walInfo) == 0 ? Int64(walInfo.st_size) : 0
         return DatabaseFileState(
-            isWAL: header.count >= 20 && (header[18] == 2 || header[19] == 2),
+            // SQLite reads a non-empty -wal even beside a file whose header says rollback journal (a -wal left from
+            // the file's WAL days, or one that came with a copy): such a file is read as WAL too.
+            isWAL: (header.count >= 20 && (header[18] == 2 || header[19] == 2)) || walByteCount > 0,
             canCreateSideFiles: sideFilesCreatable ?? (Glibc.access(directory(of: path), W_OK) == 0),
             sharedMemoryFileExists: Glibc.access(path + "-shm", F_OK) == 0,
             walByteCount: walByteCount)

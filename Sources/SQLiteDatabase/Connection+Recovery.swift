@@ -82,3 +82,28 @@ extension Connection {
         directoryWritable && Glibc.access(path, W_OK) == 0
     }
 }
+
+/// A `-wal` that does not belong to the file beside it: SQLite cannot tell (a WAL header names no database), so it
+/// applies the frames and the database reads as damaged. When the main file alone is intact, the error says so.
+extension Connection {
+    /// Whether the main file, read without its `-wal` (`immutable=1`, which never touches side files), passes
+    /// `PRAGMA quick_check`.
+    static func mainFileAloneIsIntact(path: String, busyTimeout: Duration) -> Bool {
+        guard let handle = try? openHandle(path: path, mode: .readOnly, immutable: true, isMemory: false) else { return false }
+        defer { sqlite3_close_v2(handle) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "PRAGMA quick_check(1)", -1, &statement, nil) == SQLITE_OK else { return false }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return false }
+        return String(cString: text) == "ok"
+    }
+
+    static func staleWALError(path: String, walByteCount: Int64, detail: String) -> SQLiteError {
+        let wal = path + "-wal"
+        let message = "the database reads as damaged together with \(fileName(wal)) (\(walByteCount) bytes), while the main "
+            + "file alone is intact: the -wal probably belongs to another copy of the database (a stale -wal left "
+            + "when the file was replaced). Move \(fileName(wal)) and \(fileName(path + "-shm")) aside to read the "
+            + "file as of its last checkpoint (transactions only in that -wal are then not seen) (SQLite said: \(detail))"
+        return SQLiteError(.corrupt, message: message, path: path)
+    }
+}

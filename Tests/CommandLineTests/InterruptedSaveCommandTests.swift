@@ -70,4 +70,27 @@ struct InterruptedSaveCommandTests {
         #expect(!result.standardError.contains("attempt to write a readonly database"))
         #expect(FileManager.default.fileExists(atPath: copy + "-journal"), "nothing was changed")
     }
+
+    @Test func aStaleWALIsNamedAndTheIntactMainFileSaidSo() throws {
+        // A -wal of another database (the Recipes sample, changed in WAL mode) beside a copy of the Library sample.
+        let other = try TemporaryDirectory.make().appendingPathComponent("Recipes.sqlite").path
+        try FileManager.default.copyItem(
+            atPath: Fixtures.projectRoot.appendingPathComponent("SampleStores/Recipes/Recipes.sqlite").path, toPath: other)
+        let writer = try Connection(path: other, mode: .readWrite)
+        #expect(try writer.setJournalMode(.wal) == .wal)
+        try writer.execute(sql: "PRAGMA wal_autocheckpoint = 0; CREATE TABLE ZEXTRA(x); INSERT INTO ZEXTRA VALUES (1)")
+        let copy = try TemporaryDirectory.make().appendingPathComponent("Library.sqlite").path
+        try FileManager.default.copyItem(atPath: Self.library, toPath: copy)
+        try FileManager.default.copyItem(atPath: other + "-wal", toPath: copy + "-wal")
+        withExtendedLifetime(writer) {}
+        let result = try CommandRunner.run(["count", copy, "Book"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("Library.sqlite-wal"), "\(result.standardError)")
+        #expect(result.standardError.contains("the main file alone is intact"), "\(result.standardError)")
+        #expect(!result.standardError.contains("is corrupt or truncated"))
+        // Moved aside as the message says, the store opens.
+        try FileManager.default.removeItem(atPath: copy + "-wal")
+        try? FileManager.default.removeItem(atPath: copy + "-shm")
+        #expect(try CommandRunner.run(["count", copy, "Book"]).status == 0)
+    }
 }
