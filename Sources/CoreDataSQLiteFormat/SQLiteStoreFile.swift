@@ -112,6 +112,8 @@ public final class SQLiteStoreFile {
             return StoreFormatError(file: path, reason: "is corrupt or truncated (SQLite: \(error.message))")
         case .readOnly where error.extendedCode == .readOnlyRollback:
             return StoreFormatError(file: path, reason: "cannot be opened here: \(error.message)")
+        case .full, .ioError, .noMemory:
+            return StoreFormatError(file: path, reason: "cannot be read: \(error.storageProblem ?? error.message) (\(error.description))")
         case .busy, .locked:
             return StoreFormatError(file: path, reason: "is locked by another process (SQLite: \(error.message)); try again")
         case .cantOpen:

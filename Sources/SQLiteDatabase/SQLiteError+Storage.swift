@@ -25,13 +25,26 @@ extension SQLiteError {
             case ENOMEM?: return "out of memory (ENOMEM)"
             default:
                 let reason = number.map { " (\(String(cString: strerror($0))), errno \($0))" } ?? ""
-                return "an I/O error while \(extendedCode.ioOperation)\(reason) (\(extendedCode.name))"
+                var text = "an I/O error while \(extendedCode.ioOperation)\(reason) (\(extendedCode.name))"
+                // SQLite often loses the errno of a failed write (a later call replaces it): a file size limit,
+                // which fails writes with EFBIG, is then worth naming as the likely cause.
+                if let limit = Self.fileSizeLimit { text += "; this process may write files of at most \(limit) bytes (a file size limit, ulimit -f), the likely cause" }
+                return text
             }
         case .noMemory:
             return "out of memory (SQLITE_NOMEM)"
         default:
             return nil
         }
+    }
+}
+
+extension SQLiteError {
+    /// The process's file size limit (`RLIMIT_FSIZE`) in bytes, or nil when there is none.
+    static var fileSizeLimit: UInt64? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return UInt64(limit.rlim_cur)
     }
 }
 

@@ -131,7 +131,7 @@ struct CrashHarnessTests {
                 if outcome.status == 1 {
                     failed += 1
                     #expect(outcome.output.contains("EFBIG") || outcome.output.contains("disk is full")
-                            || outcome.output.contains("File too large"), "\(comment): \(outcome.output)")
+                            || outcome.output.contains("a file size limit, ulimit -f"), "\(comment): \(outcome.output)")
                     if mode == .delete && !outcome.output.contains("rollback is not finished") {
                         try Self.expectMainFileAloneHolds(outcome.lastReported, url: url, comment: comment)
                     }

@@ -156,6 +156,17 @@ extension NSSQLiteStore {
             + "store; never copy or delete one without the other: \(cause)"
     }
 
+    /// Foundation's file errors on Linux print as "Error Domain=NSCocoaErrorDomain Code=512 "(null)"": the POSIX
+    /// error underneath says what happened.
+    static func fileSystemReason(_ error: any Error) -> String {
+        let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        guard let posix = underlying, posix.domain == NSPOSIXErrorDomain else { return "\(error)" }
+        let code = Int32(posix.code)
+        let name = [ENOSPC: "ENOSPC: the disk is full", EFBIG: "EFBIG: a file size limit", EDQUOT: "EDQUOT: the disk quota is exhausted",
+                    EACCES: "EACCES", EROFS: "EROFS: a read-only file system"][code]
+        return String(cString: strerror(code)) + (name.map { " (\($0))" } ?? " (errno \(code))")
+    }
+
     // MARK: Rows
 
     /// The permanent ID of each of `objects`, in order: new primary keys per inheritance tree, from the root entity's
@@ -272,9 +283,14 @@ extension NSSQLiteStore {
             guard data.count >= Self.externalStorageThreshold, let url else { return .blob([1] + [UInt8](data)) }
             let name = UUID().uuidString
             let directory = externalDataDirectory(for: url)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let file = directory.appendingPathComponent(name)
-            try data.write(to: file, options: .atomic)
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try data.write(to: file, options: .atomic)
+            } catch {
+                throw CoreDataError(.persistentStoreSave, "\(url.path): cannot write the external data file of \(attribute.entity?.name ?? "?").\(attribute.name) "
+                                    + "(\(data.count) bytes) to \(file.path): \(Self.fileSystemReason(error))", underlyingError: error)
+            }
             files.append(file)
             return .blob([2] + Array(name.utf8) + [0])
         }
