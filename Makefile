@@ -59,7 +59,7 @@ OCD_SEED       ?= 16
 stress: setup
 	$(SWIFT) build --build-tests
 	OCD_KILLS=$(OCD_KILLS) OCD_FAULT_RUNS=$(OCD_FAULT_RUNS) OCD_SEED=$(OCD_SEED) \
-	  $(SWIFT) test --skip-build --filter "CrashHarnessTests|CrashSafetyTests|Hot rollback journals|InterruptedSaveCommandTests"
+	  $(SWIFT) test --skip-build --filter "CrashHarnessTests|CrashSafetyTests|HotJournalTests|InterruptedSaveCommandTests|MemoryLimitCommandTests"
 
 test-release: setup
 	$(SWIFT) test -c release
