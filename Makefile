@@ -7,7 +7,7 @@ APT_PACKAGES := libsqlite3-dev libncurses-dev libreadline-dev zlib1g-dev libssl-
 SAMPLE_STORE := SampleStores/Recipes/Recipes.sqlite
 CODEDATA_BIN  = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)/coredata
 
-.PHONY: all setup build run samples samples-large test test-release bench bench-quick clean help
+.PHONY: all setup build run samples samples-large test test-release stress bench bench-quick clean help
 
 all: build
 
@@ -16,6 +16,7 @@ help:
 	@echo "make samples regenerate the committed small samples in SampleStores/"
 	@echo "make samples-large  generate the large samples into SampleStores/large (not committed)"
 	@echo "make test    install missing packages, build, run every test"
+	@echo "make stress  the crash and fault harness at length (OCD_KILLS=1000 kills, more faults; OCD_SEED=n to vary)"
 	@echo "make build   build the library and the coredata tool"
 	@echo "make bench   run the benchmark suite (Benchmarks/, docs/BENCHMARKS.md)"
 	@echo "make bench-quick  the same on reduced sizes, under two minutes once built"
@@ -49,6 +50,16 @@ samples-large: build
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The crash and fault harness of `make test` (50 kills, 3 runs per fault), at length. Sizes and seed can be given:
+# make stress OCD_KILLS=5000 OCD_SEED=7.
+OCD_KILLS      ?= 1000
+OCD_FAULT_RUNS ?= 40
+OCD_SEED       ?= 16
+stress: setup
+	$(SWIFT) build --build-tests
+	OCD_KILLS=$(OCD_KILLS) OCD_FAULT_RUNS=$(OCD_FAULT_RUNS) OCD_SEED=$(OCD_SEED) \
+	  $(SWIFT) test --skip-build --filter "CrashHarnessTests|CrashSafetyTests|HotJournalTests|InterruptedSaveCommandTests|MemoryLimitCommandTests"
 
 test-release: setup
 	$(SWIFT) test -c release

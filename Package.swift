@@ -85,7 +85,9 @@ let package = Package(
         .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI", "TerminalText"], swiftSettings: strictSettings),
 
         // MARK: Tests.
-        .executableTarget(name: "StoreStressHelper", dependencies: ["OpenCoreData"], path: "Tests/StoreStressHelper",
+        // A pass-through SQLite VFS that injects I/O failures (and crashes) at a chosen call, for the fault tests.
+        .target(name: "CSQLiteFaultVFS", dependencies: ["CSQLite"], path: "Tests/CSQLiteFaultVFS"),
+        .executableTarget(name: "StoreStressHelper", dependencies: ["OpenCoreData", "CSQLiteFaultVFS"], path: "Tests/StoreStressHelper",
                           swiftSettings: strictSettings),
         .target(name: "CoreDataTestSupport", path: "Tests/CoreDataTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "CoreDataTestSupport"], swiftSettings: strictSettings),

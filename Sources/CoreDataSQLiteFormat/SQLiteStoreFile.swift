@@ -51,6 +51,19 @@ public final class SQLiteStoreFile {
         }
     }
 
+    /// The rollback journal of an interrupted save that opening applied, or nil (see
+    /// `Connection.recoveredJournal`).
+    public var recoveredJournal: String? { connection.recoveredJournal }
+
+    /// One line saying that opening recovered an interrupted save, for a command's standard error or the browser's
+    /// message line; nil when it did not.
+    public var recoveryNote: String? {
+        recoveredJournal.map { journal in
+            "recovered an interrupted save from \((journal as NSString).lastPathComponent): it was rolled back, "
+                + "and the store holds its last complete save"
+        }
+    }
+
     /// The journal mode the file header records (`wal` or `delete`).
     public var journalMode: String? {
         (try? connection.journalMode())?.rawValue
@@ -92,8 +105,15 @@ public final class SQLiteStoreFile {
         switch error.code {
         case .notADatabase:
             return StoreFormatError(file: path, reason: "is not an SQLite database (and so not a Core Data store)")
+        case .corrupt where error.message.hasPrefix("the database reads as damaged together with"):
+            // A stale -wal beside an intact file (Connection explains it).
+            return StoreFormatError(file: path, reason: "cannot be read: \(error.message)")
         case .corrupt:
             return StoreFormatError(file: path, reason: "is corrupt or truncated (SQLite: \(error.message))")
+        case .readOnly where error.extendedCode == .readOnlyRollback:
+            return StoreFormatError(file: path, reason: "cannot be opened here: \(error.message)")
+        case .full, .ioError, .noMemory:
+            return StoreFormatError(file: path, reason: "cannot be read: \(error.storageProblem ?? error.message) (\(error.description))")
         case .busy, .locked:
             return StoreFormatError(file: path, reason: "is locked by another process (SQLite: \(error.message)); try again")
         case .cantOpen:

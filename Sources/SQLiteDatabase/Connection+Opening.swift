@@ -50,21 +50,30 @@ extension Connection {
     /// Opens the handle, applies the connection settings and checks that the file is a database.
     static func open(
         path: String, mode: OpenMode, busyTimeout: Duration, sideFilesCreatable: Bool?
-    ) throws(SQLiteError) -> (handle: OpaquePointer, isImmutable: Bool) {
+    ) throws(SQLiteError) -> (handle: OpaquePointer, isImmutable: Bool, recoveredJournal: String?) {
         let isMemory = path == ":memory:" || path.isEmpty
         var chosenAccess = ReadOnlyAccess.shared
         var fileState: DatabaseFileState?
+        var recoveredJournal: String?
         if !isMemory && mode != .create {
             let state = try inspectFile(at: path, mode: mode, sideFilesCreatable: sideFilesCreatable)
             fileState = state
+            // Before anything reads the file: a hot journal means the main file alone is not the database.
+            recoveredJournal = try rollBackHotJournal(
+                path: path, busyTimeout: busyTimeout,
+                canWriteInPlace: canWriteInPlace(path: path, directoryWritable: state.canCreateSideFiles))
             if mode == .readOnly { chosenAccess = try readOnlyAccess(for: state, path: path) }
         }
         do throws(SQLiteError) {
             let immutable = chosenAccess == .immutable
             let handle = try openHandle(path: path, mode: mode, immutable: immutable, isMemory: isMemory)
             try configureAndCheck(handle, path: path, busyTimeout: busyTimeout)
-            return (handle, immutable)
+            return (handle, immutable, recoveredJournal)
         } catch {
+            if let state = fileState, state.walByteCount > 0, error.code == .corrupt || error.code == .notADatabase,
+                mainFileAloneIsIntact(path: path, busyTimeout: busyTimeout) {
+                throw staleWALError(path: path, walByteCount: state.walByteCount, detail: error.message)
+            }
             // A read-only WAL database whose -shm SQLite could not use after all (an unwritable -shm with no -wal,
             // a file system without shared memory): fall back as the rules say.
             guard mode == .readOnly, chosenAccess == .shared, let state = fileState, state.isWAL,
@@ -73,11 +82,11 @@ extension Connection {
             guard state.walByteCount == 0 else { throw walNeedsSideFilesError(path: path, detail: error.message) }
             let handle = try openHandle(path: path, mode: mode, immutable: true, isMemory: false)
             try configureAndCheck(handle, path: path, busyTimeout: busyTimeout)
-            return (handle, true)
+            return (handle, true, recoveredJournal)
         }
     }
 
-    private static func openHandle(
+    static func openHandle(
         path: String, mode: OpenMode, immutable: Bool, isMemory: Bool
     ) throws(SQLiteError) -> OpaquePointer {
         var flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
@@ -100,7 +109,7 @@ extension Connection {
         return handle
     }
 
-    private static func configureAndCheck(
+    static func configureAndCheck(
         _ handle: OpaquePointer, path: String, busyTimeout: Duration
     ) throws(SQLiteError) {
         sqlite3_extended_result_codes(handle, 1)
@@ -140,7 +149,9 @@ extension Connection {
         var walInfo = stat()
         let walByteCount = stat(path + "-wal", &walInfo) == 0 ? Int64(walInfo.st_size) : 0
         return DatabaseFileState(
-            isWAL: header.count >= 20 && (header[18] == 2 || header[19] == 2),
+            // SQLite reads a non-empty -wal even beside a file whose header says rollback journal (a -wal left from
+            // the file's WAL days, or one that came with a copy): such a file is read as WAL too.
+            isWAL: (header.count >= 20 && (header[18] == 2 || header[19] == 2)) || walByteCount > 0,
             canCreateSideFiles: sideFilesCreatable ?? (Glibc.access(directory(of: path), W_OK) == 0),
             sharedMemoryFileExists: Glibc.access(path + "-shm", F_OK) == 0,
             walByteCount: walByteCount)

@@ -41,6 +41,12 @@ public final class Connection {
     /// others (``dataVersion`` stays constant).
     public let isImmutable: Bool
 
+    /// The rollback journal of an interrupted save that opening rolled back (its path), or nil. A save interrupted
+    /// by a crash or a full disk leaves such a journal; the main file alone is then incomplete, and only a
+    /// read-write opener may apply it, so even a read-only open applies it first when the file and its directory
+    /// can be written. Callers should say so: the store holds its last complete save, not the interrupted one.
+    public let recoveredJournal: String?
+
     /// Cancels running statements from any thread; see ``InterruptHandle``.
     public let interruptHandle: InterruptHandle
 
@@ -73,7 +79,11 @@ public final class Connection {
     ///   committed is in the main file, but without locks, so changes by other processes are not seen;
     /// - when the `-shm` file is missing and cannot be created and the `-wal` file holds data, opening fails with
     ///   ``ResultCode/cantOpen`` and a message asking to copy the `.sqlite`, `-wal` and `-shm` files together to a
-    ///   writable directory: reading the main file alone would silently miss the latest transactions.
+    ///   writable directory: reading the main file alone would silently miss the latest transactions;
+    /// - a hot rollback journal (a save interrupted by a crash or a full disk) is rolled back first, through a brief
+    ///   read-write connection, when the file and its directory can be written (``recoveredJournal`` then names
+    ///   it); otherwise opening fails with ``ResultCode/readOnlyRollback`` and a message naming the journal that
+    ///   must travel with the file.
     ///
     /// - Parameters:
     ///   - path: a file path (a URI is built from it, so any character is allowed), or `:memory:`.
@@ -95,6 +105,7 @@ public final class Connection {
         self.path = path
         self.mode = mode
         self.isImmutable = opened.isImmutable
+        self.recoveredJournal = opened.recoveredJournal
         self.busyTimeoutStorage = busyTimeout
         self.interruptHandle = InterruptHandle(database: opened.handle)
     }

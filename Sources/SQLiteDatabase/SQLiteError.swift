@@ -25,6 +25,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var sql: String?
     /// The database file the connection had open (or was opening), when there was one.
     public var path: String?
+    /// The operating system's error number behind an I/O failure (`sqlite3_system_errno`: `ENOSPC`, `EFBIG`, `EIO`,
+    /// …), when SQLite recorded one.
+    public var systemErrorNumber: Int32?
 
     /// Creates an error from raw SQLite codes.
     ///
@@ -77,6 +80,11 @@ extension SQLiteError {
         } else {
             message = String(cString: sqlite3_errstr(code))
         }
-        return SQLiteError(resultCode: code, extendedResultCode: code, message: message, sql: sql, path: path)
+        var error = SQLiteError(resultCode: code, extendedResultCode: code, message: message, sql: sql, path: path)
+        if let database, code & 0xFF == SQLITE_IOERR || code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_CANTOPEN {
+            let number = sqlite3_system_errno(database)
+            if number != 0 { error.systemErrorNumber = number }
+        }
+        return error
     }
 }

@@ -68,6 +68,7 @@ public final class StoreBrowserApp: TerminalApp {
         entitySelection = entities.firstIndex { $0 === entity } ?? 0
         editor.completer = { [weak self] line, word in self?.completions(line: line, word: word) ?? [] }
         startCounting(location.table)
+        if let note = session.store.recoveryNote { show(note) }
     }
 
     /// The table on screen.

@@ -11,6 +11,8 @@ public struct StoreSession {
     public let model: NSManagedObjectModel
     public let coordinator: NSPersistentStoreCoordinator
     public let context: NSManagedObjectContext
+    /// Set when opening rolled back an interrupted save's journal: one line for the user (stderr, message line).
+    public let recoveryNote: String?
 
     public init(storePath: String, modelPath: String?, readOnly: Bool = true) throws {
         let url = URL(fileURLWithPath: storePath)
@@ -18,6 +20,7 @@ public struct StoreSession {
             throw StoreAccessError("\(storePath) is a model, not a store; commands that read objects need a .sqlite store")
         }
         let file = try SQLiteStoreFile(path: storePath)
+        recoveryNote = file.recoveryNote
         var options: [String: Any] = [NSReadOnlyPersistentStoreOption: readOnly]
         if let modelPath {
             model = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))

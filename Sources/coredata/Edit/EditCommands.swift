@@ -49,6 +49,7 @@ struct InsertCommand: ParsableCommand {
         global.apply()
         try EditRunner.run {
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
+            StoreNotes.report(session.recoveryNote)
             let description = try session.entity(named: entity)
             guard !description.isAbstract else { throw CommandFailure("\(entity) is abstract; insert one of its subentities") }
             let assignments = try ValueParsing.assignments(values)
@@ -80,6 +81,7 @@ struct SetCommand: ParsableCommand {
         global.apply()
         try EditRunner.run {
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
+            StoreNotes.report(session.recoveryNote)
             let request = try session.objectRequest(entityName: entity, predicate: predicate)
             let assignments = try ValueParsing.assignments(values)
             try session.context.performAndWait {
@@ -119,6 +121,7 @@ struct DeleteCommand: ParsableCommand {
         global.apply()
         try EditRunner.run {
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
+            StoreNotes.report(session.recoveryNote)
             let request = try session.objectRequest(entityName: entity, predicate: predicate)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)

@@ -17,6 +17,7 @@ struct CountCommand: ParsableCommand {
         global.apply()
         do {
             let session = try StoreSession(storePath: store, modelPath: model)
+            StoreNotes.report(session.recoveryNote)
             let request = try session.objectRequest(entityName: entity, predicate: predicate)
             let count = try session.context.performAndWait { try session.context.count(for: request) }
             print(count)

@@ -38,6 +38,7 @@ struct QueryCommand: ParsableCommand {
         global.apply()
         do {
             let session = try StoreSession(storePath: store, modelPath: model)
+            StoreNotes.report(session.recoveryNote)
             let entityDescription = try session.entity(named: entity)
             let keyPaths = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
                 ?? FetchOptions.defaultKeys(for: entityDescription)

@@ -7,6 +7,7 @@ extension SchemaReportBuilder {
     /// and row counts per entity.
     static func storeReport(url: URL, modelPath: String?) throws -> SchemaReport {
         let store = try SQLiteStoreFile(path: url.path)
+        StoreNotes.report(store.recoveryNote)
         let storeHashes = store.metadata.versionHashes
         var notes: [String] = []
         let model: NSManagedObjectModel

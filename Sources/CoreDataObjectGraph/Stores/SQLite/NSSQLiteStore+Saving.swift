@@ -131,14 +131,46 @@ extension NSSQLiteStore {
             }
         } catch {
             for file in writtenFiles { try? FileManager.default.removeItem(at: file) }
-            if let error = error as? CoreDataError { throw error }
             if let error = error as? SQLiteError {
-                throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "store"): the save was rolled back: \(error.description)", underlyingError: error)
+                throw CoreDataError(.persistentStoreSave, failedSaveMessage(error, journal: connection.restoreAfterFailedWrite()),
+                                    underlyingError: error)
+            }
+            // SQLite's errors arrive wrapped by the writer; a full disk or a journal left behind gets words of its own.
+            if let wrapped = error as? CoreDataError, let underlying = wrapped.underlyingError as? SQLiteError {
+                let journal = connection.restoreAfterFailedWrite()
+                if underlying.storageProblem != nil || journal != nil {
+                    throw CoreDataError(wrapped.code, failedSaveMessage(underlying, journal: journal), underlyingError: underlying,
+                                        affectedObjectIDs: wrapped.affectedObjectIDs)
+                }
             }
             throw error
         }
         removeReplacedExternalFiles(replacedFiles)
         return outcome
+    }
+
+    /// What a failed save's error says: the truth about the file. A failure while writing can leave the rollback
+    /// journal hot (the main file holding part of the save); `journal` names it when applying it at once
+    /// (`Connection.restoreAfterFailedWrite`) did not work, and the message then says it is still needed.
+    func failedSaveMessage(_ error: SQLiteError, journal: String?) -> String {
+        let path = url?.path ?? "store"
+        let cause = error.storageProblem.map { "\($0): \(error.description)" } ?? error.description
+        guard let journal else { return "\(path): the save was rolled back, the store is as it was: \(cause)" }
+        let name = (journal as NSString).lastPathComponent
+        return "\(path): the save failed and its rollback is not finished: the main file on its own is incomplete, and "
+            + "\(name) beside it holds the pages that restore it (the next open applies them). Keep \(name) with the "
+            + "store; never copy or delete one without the other: \(cause)"
+    }
+
+    /// Foundation's file errors on Linux print as "Error Domain=NSCocoaErrorDomain Code=512 "(null)"": the POSIX
+    /// error underneath says what happened.
+    static func fileSystemReason(_ error: any Error) -> String {
+        let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        guard let posix = underlying, posix.domain == NSPOSIXErrorDomain else { return "\(error)" }
+        let code = Int32(posix.code)
+        let name = [ENOSPC: "ENOSPC: the disk is full", EFBIG: "EFBIG: a file size limit", EDQUOT: "EDQUOT: the disk quota is exhausted",
+                    EACCES: "EACCES", EROFS: "EROFS: a read-only file system"][code]
+        return String(cString: strerror(code)) + (name.map { " (\($0))" } ?? " (errno \(code))")
     }
 
     // MARK: Rows
@@ -271,9 +303,14 @@ extension NSSQLiteStore {
             guard data.count >= Self.externalStorageThreshold, let url else { return .blob([1] + [UInt8](data)) }
             let name = UUID().uuidString
             let directory = externalDataDirectory(for: url)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let file = directory.appendingPathComponent(name)
-            try data.write(to: file, options: .atomic)
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try data.write(to: file, options: .atomic)
+            } catch {
+                throw CoreDataError(.persistentStoreSave, "\(url.path): cannot write the external data file of \(attribute.entity?.name ?? "?").\(attribute.name) "
+                                    + "(\(data.count) bytes) to \(file.path): \(Self.fileSystemReason(error))", underlyingError: error)
+            }
             files.append(file)
             return .blob([2] + Array(name.utf8) + [0])
         }
