@@ -1,0 +1,111 @@
+import CoreDataModel
+import Foundation
+import Predicates
+
+/// `includesPendingChanges`: a fetch for objects or object IDs sees the unsaved inserts, deletions and changes of its
+/// context and of the context's ancestors, as Apple's does. A fetch that no unsaved object of its entity tree can
+/// affect returns the store's results untouched.
+extension NSManagedObjectContext {
+    /// The unsaved state of an object that could change a fetch's results.
+    struct PendingState {
+        var isInserted: Bool
+        var isDeleted: Bool
+        /// Where the object's change came in: an ancestor's changes first, then each context's in its change order.
+        var order: Int
+    }
+
+    /// The unsaved objects of `entity` (and its subentities when asked) in this context and its ancestors, the nearest
+    /// level's state winning; each context is read on its own queue. Empty, without visiting any object, when nothing
+    /// changed.
+    func pendingStates(of entity: NSEntityDescription, includesSubentities: Bool) -> [NSManagedObjectID: PendingState] {
+        var states: [NSManagedObjectID: PendingState] = [:]
+        if let parent {
+            states = parent.performAndWait { parent.pendingStates(of: entity, includesSubentities: includesSubentities) }
+        }
+        var order = states.count
+        for object in changedObjects.values where object.hasChanges {
+            let matches = includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+            guard matches else { continue }
+            states[object.objectID] = PendingState(isInserted: object.isInserted, isDeleted: object.isDeleted, order: order)
+            order += 1
+        }
+        return states
+    }
+
+    /// The fetch to ask the store for when pending objects will be merged into its results: the request's window
+    /// (offset and limit) widened so that it still holds every row the merged window can need, as each pending object
+    /// can take at most one row out of the store's results.
+    static func widened(_ fetch: ResolvedFetch, forPending count: Int) -> ResolvedFetch {
+        guard fetch.fetchLimit > 0 || fetch.fetchOffset > 0 else { return fetch }
+        var widened = fetch
+        widened.fetchLimit = fetch.fetchLimit > 0 ? fetch.fetchOffset + fetch.fetchLimit + count : 0
+        widened.fetchOffset = 0
+        return widened
+    }
+
+    /// The store's results of `fetch` (already sorted by the store, from a widened window) with the pending objects
+    /// merged in: unsaved objects leave the store's list, and those that are not deleted and match the predicate in
+    /// memory go back in at their place in the request's order; then the request's offset and limit apply.
+    func applyingPendingChanges(_ pending: [NSManagedObjectID: PendingState], to objects: [NSManagedObject],
+                                fetch: ResolvedFetch) -> [NSManagedObject] {
+        let predicate = fetch.predicate
+        let matches = { (object: NSManagedObject) -> Bool in
+            guard let predicate else { return true }
+            return (try? PredicateEvaluator(evaluatedObject: object).evaluate(predicate)) ?? false
+        }
+        var stored: [NSManagedObject] = []
+        stored.reserveCapacity(objects.count)
+        // Without an order, a changed object that still matches keeps its place among the store's rows.
+        var kept = Set<NSManagedObjectID>()
+        for object in objects {
+            guard let state = pending[object.objectID] else { stored.append(object); continue }
+            if fetch.sortDescriptors.isEmpty, !state.isDeleted, matches(object) {
+                stored.append(object)
+                kept.insert(object.objectID)
+            }
+        }
+        // Pending objects in the order they changed (inserted objects in insertion order).
+        let candidates = pending.filter { !$0.value.isDeleted && !kept.contains($0.key) }.sorted { $0.value.order < $1.value.order }
+        var added: [NSManagedObject] = []
+        for (id, _) in candidates {
+            let object = self.object(with: id)
+            if matches(object) { added.append(object) }
+        }
+        var merged: [NSManagedObject]
+        if fetch.sortDescriptors.isEmpty || added.isEmpty {
+            merged = stored + added
+        } else {
+            let descriptors = fetch.sortDescriptors
+            let ascending = { (lhs: NSManagedObject, rhs: NSManagedObject) -> Bool in
+                for descriptor in descriptors {
+                    let order = descriptor.compare(lhs, to: rhs)
+                    if order != .orderedSame { return order == .orderedAscending }
+                }
+                return false
+            }
+            // A few pending objects go into the store's sorted list by binary search: the stored objects are not
+            // compared with each other again (each comparison reads their values).
+            added.sort(by: ascending)
+            merged = stored
+            merged.reserveCapacity(stored.count + added.count)
+            var lowerBound = 0
+            for object in added {
+                var low = lowerBound, high = merged.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if ascending(object, merged[middle]) { high = middle } else { low = middle + 1 }
+                }
+                merged.insert(object, at: low)
+                lowerBound = low + 1
+            }
+        }
+        return Self.window(merged, offset: fetch.fetchOffset, limit: fetch.fetchLimit)
+    }
+
+    private static func window(_ objects: [NSManagedObject], offset: Int, limit: Int) -> [NSManagedObject] {
+        guard offset > 0 || limit > 0 else { return objects }
+        let start = min(max(offset, 0), objects.count)
+        let end = limit > 0 ? min(start + limit, objects.count) : objects.count
+        return Array(objects[start..<end])
+    }
+}
