@@ -38,7 +38,8 @@ public struct Managed<Value> {
             return ManagedValueConversion.convert(object.value(forKey: key), to: Value.self, key: key, entity: object.entity.name)
         }
         set {
-            object.setValue(newValue, forKey: object[keyPath: storageKeyPath].key)
+            // An optional `Value` that is nil arrives boxed as `.some(nil)`: unwrapped, so it sets nil.
+            object.setValue(ManagedValueConversion.flattened(newValue), forKey: object[keyPath: storageKeyPath].key)
         }
     }
 }
@@ -46,6 +47,12 @@ public struct Managed<Value> {
 /// Converts the values Core Data stores (`Int64` for every integer type, `Double`, …) into the declared Swift type.
 @usableFromInline
 enum ManagedValueConversion {
+    /// `value` with any optional wrapping removed: nil for an optional that holds nil, the wrapped value otherwise.
+    @usableFromInline
+    static func flattened<Value>(_ value: Value) -> Any? {
+        guard let optional = value as? any OptionalValue else { return value }
+        return optional.wrappedAny
+    }
     @usableFromInline
     static func convert<Value>(_ raw: Any?, to valueType: Value.Type, key: String, entity: String) -> Value {
         if let value = raw as? Value { return value }
@@ -71,5 +78,17 @@ enum ManagedValueConversion {
         case is Bool.Type, is Bool?.Type: return pick(integer.map { $0 != 0 })
         default: return nil
         }
+    }
+}
+
+/// An `Optional` of any wrapped type, for unwrapping a value whose type is only known to be generic.
+protocol OptionalValue {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    var wrappedAny: Any? {
+        guard case .some(let wrapped) = self else { return nil }
+        return ManagedValueConversion.flattened(wrapped)
     }
 }
