@@ -33,6 +33,11 @@ extension NSManagedObjectContext {
                         if let value = object.storedValues?[slot] { target.setStoredValue(value, atSlot: slot) }
                     }
                 }
+                // Transient values are not stored, but a child's save hands them to the parent's object.
+                if !object.transientValues.isEmpty {
+                    for (key, value) in object.transientValues { target.transientValues[key] = value }
+                    parent.objectDidChange(target)
+                }
                 // Both ends of a relationship change arrive here, so inverses are not maintained a second time.
                 let toMany = object.isInserted ? Array(object.toMany.keys) : Array(object.changes.committedToMany.keys)
                 for name in toMany {

@@ -63,6 +63,18 @@ enum ManagedValueConversion {
         preconditionFailure("\(entity).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), which is not a \(Value.self)")
     }
 
+    /// An `Int64` as `Int`, `Int32` or `Int16` when it fits exactly; nil otherwise.
+    @usableFromInline
+    static func exactNumber<Value>(_ raw: Any, as valueType: Value.Type) -> Value? {
+        guard let integer = raw as? Int64 else { return nil }
+        switch valueType {
+        case is Int.Type: return Int(exactly: integer) as? Value
+        case is Int32.Type: return Int32(exactly: integer) as? Value
+        case is Int16.Type: return Int16(exactly: integer) as? Value
+        default: return nil
+        }
+    }
+
     private static func numeric<Value>(_ raw: Any?, to valueType: Value.Type) -> Value? {
         guard let raw else { return nil }
         let integer: Int64? = raw as? Int64
