@@ -61,6 +61,24 @@ struct PendingChangesFetchTests {
         }
     }
 
+    @Test func withoutSortDescriptorsSavedObjectsKeepPrimaryKeyOrderAndInsertedOnesFollow() throws {
+        let stack = try editedStack(chefs: 5)
+        try stack.context.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Chef")
+            #expect(try names(stack.context.fetch(request)) == ["Zed", "Chef 3", "Chef 4", "Chef 5", "Anna"])
+            for index in 0..<40 {
+                NSEntityDescription.insertNewObject(forEntityName: "Chef", into: stack.context).setValue("Bulk \(index + 10)", forKey: "name")
+            }
+            request.sortDescriptors = [Predicates.NSSortDescriptor(key: "name", ascending: true)]
+            request.fetchOffset = 1
+            request.fetchLimit = 3
+            #expect(try names(stack.context.fetch(request)) == ["Bulk 10", "Bulk 11", "Bulk 12"])
+            request.fetchOffset = 41
+            #expect(try names(stack.context.fetch(request)) == ["Chef 3", "Chef 4", "Chef 5"])
+            #expect(try stack.context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Chef")) == 45)
+        }
+    }
+
     @Test func objectIDResultsAndCountsIncludePendingChanges() throws {
         let stack = try editedStack()
         try stack.context.performAndWait {

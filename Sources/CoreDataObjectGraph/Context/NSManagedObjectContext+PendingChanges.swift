@@ -53,52 +53,45 @@ extension NSManagedObjectContext {
             guard let predicate else { return true }
             return (try? PredicateEvaluator(evaluatedObject: object).evaluate(predicate)) ?? false
         }
-        var stored: [NSManagedObject] = []
-        stored.reserveCapacity(objects.count)
-        // Without an order, a changed object that still matches keeps its place among the store's rows.
-        var kept = Set<NSManagedObjectID>()
-        for object in objects {
-            guard let state = pending[object.objectID] else { stored.append(object); continue }
-            if fetch.sortDescriptors.isEmpty, !state.isDeleted, matches(object) {
-                stored.append(object)
-                kept.insert(object.objectID)
-            }
-        }
+        // Unsaved objects leave the store's list (their stored values may no longer be their values).
+        let stored = objects.filter { pending[$0.objectID] == nil }
         // Pending objects in the order they changed (inserted objects in insertion order).
-        let candidates = pending.filter { !$0.value.isDeleted && !kept.contains($0.key) }.sorted { $0.value.order < $1.value.order }
+        let candidates = pending.filter { !$0.value.isDeleted }.sorted { $0.value.order < $1.value.order }
         var added: [NSManagedObject] = []
         for (id, _) in candidates {
             let object = self.object(with: id)
             if matches(object) { added.append(object) }
         }
-        var merged: [NSManagedObject]
-        if fetch.sortDescriptors.isEmpty || added.isEmpty {
-            merged = stored + added
-        } else {
-            let descriptors = fetch.sortDescriptors
-            let ascending = { (lhs: NSManagedObject, rhs: NSManagedObject) -> Bool in
-                for descriptor in descriptors {
-                    let order = descriptor.compare(lhs, to: rhs)
-                    if order != .orderedSame { return order == .orderedAscending }
-                }
-                return false
+        guard !added.isEmpty else { return Self.window(stored, offset: fetch.fetchOffset, limit: fetch.fetchLimit) }
+        let descriptors = fetch.sortDescriptors
+        // The store's order: the sort descriptors, ties (and fetches without descriptors) by primary key; objects not
+        // saved yet have none and come after the saved ones, in the order they were inserted.
+        let ascending = { (lhs: NSManagedObject, rhs: NSManagedObject) -> Bool in
+            for descriptor in descriptors {
+                let order = descriptor.compare(lhs, to: rhs)
+                if order != .orderedSame { return order == .orderedAscending }
             }
-            // A few pending objects go into the store's sorted list by binary search: the stored objects are not
-            // compared with each other again (each comparison reads their values).
-            added.sort(by: ascending)
-            merged = stored
-            merged.reserveCapacity(stored.count + added.count)
-            var lowerBound = 0
-            for object in added {
-                var low = lowerBound, high = merged.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if ascending(object, merged[middle]) { high = middle } else { low = middle + 1 }
-                }
-                merged.insert(object, at: low)
-                lowerBound = low + 1
-            }
+            let left = lhs.objectID.isTemporaryID ? Int64.max : lhs.objectID.primaryKey
+            let right = rhs.objectID.isTemporaryID ? Int64.max : rhs.objectID.primaryKey
+            return left < right
         }
+        // The pending objects find their places in the store's sorted list by binary search (the stored objects are
+        // not compared with each other again: each comparison reads values), then one pass builds the merged list.
+        added.sort(by: ascending)
+        var merged: [NSManagedObject] = []
+        merged.reserveCapacity(stored.count + added.count)
+        var next = 0
+        for object in added {
+            var low = next, high = stored.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ascending(object, stored[middle]) { high = middle } else { low = middle + 1 }
+            }
+            merged.append(contentsOf: stored[next..<low])
+            merged.append(object)
+            next = low
+        }
+        merged.append(contentsOf: stored[next...])
         return Self.window(merged, offset: fetch.fetchOffset, limit: fetch.fetchLimit)
     }
 
