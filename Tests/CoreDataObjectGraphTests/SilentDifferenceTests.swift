@@ -135,6 +135,20 @@ struct SilentDifferenceTests {
         }
     }
 
+    // MARK: NSNull in predicates
+
+    @Test func anNSNullConstantFetchesWhatNilFetches() throws {
+        let (stack, _) = try stack()
+        try stack.context.performAndWait { () throws in
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Chef")
+            request.predicate = Predicates.NSPredicate(format: "email == %@", NSNull())
+            #expect(request.predicate?.predicateFormat == "email == <null>")
+            #expect(try stack.context.count(for: request) == 3)
+            request.predicate = Predicates.NSPredicate(format: "email != %@", NSNull())
+            #expect(try stack.context.fetch(request).isEmpty)
+        }
+    }
+
     // MARK: Undo
 
     @Test func undoingInsertionsThenRedoingBringsEveryObjectBack() throws {
