@@ -38,8 +38,14 @@ public struct Managed<Value> {
             return ManagedValueConversion.convert(object.value(forKey: key), to: Value.self, key: key, entity: object.entity.name)
         }
         set {
-            // An optional `Value` that is nil arrives boxed as `.some(nil)`: unwrapped, so it sets nil.
-            object.setValue(ManagedValueConversion.flattened(newValue), forKey: object[keyPath: storageKeyPath].key)
+            let key = object[keyPath: storageKeyPath].key
+            // An optional `Value` would arrive boxed (a nil as `.some(nil)`): it is unwrapped first. `_isOptional`
+            // reads the type's kind (folded away when specialised), so other types skip the cast this costs.
+            if _isOptional(Value.self) {
+                object.setValue(ManagedValueConversion.flattened(newValue), forKey: key)
+            } else {
+                object.setValue(newValue, forKey: key)
+            }
         }
     }
 }
