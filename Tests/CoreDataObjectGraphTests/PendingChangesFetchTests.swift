@@ -91,6 +91,11 @@ struct PendingChangesFetchTests {
             #expect(try stack.context.count(for: request) == 3)
             request.predicate = Predicates.NSPredicate(format: "name BEGINSWITH %@", "Chef")
             #expect(try stack.context.count(for: request) == 1)
+            // Counted by its current name, not the stored one.
+            request.predicate = Predicates.NSPredicate(format: "name BEGINSWITH %@", "Z")
+            #expect(try stack.context.count(for: request) == 1)
+            request.predicate = Predicates.NSPredicate(format: "name == %@ OR name == %@", "Chef 2", "Anna")
+            #expect(try stack.context.count(for: request) == 1)
         }
     }
 

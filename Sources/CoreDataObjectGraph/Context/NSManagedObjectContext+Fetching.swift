@@ -48,11 +48,16 @@ extension NSManagedObjectContext {
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
-        if request.includesPendingChanges, request.resultType != .dictionaryResultType,
-           !pendingStates(of: entity, includesSubentities: request.includesSubentities).isEmpty {
-            return try fetchManagedObjects(request).count
-        }
         let store = try coordinator.store(for: entity)
+        if request.includesPendingChanges, request.resultType != .dictionaryResultType {
+            let pending = pendingStates(of: entity, includesSubentities: request.includesSubentities)
+            if !pending.isEmpty {
+                // A window (limit, offset) is taken from the merged, sorted objects; a plain count needs no object.
+                if request.fetchLimit > 0 || request.fetchOffset > 0 { return try fetchManagedObjects(request).count }
+                return try countIncludingPendingChanges(pending, fetch: ResolvedFetch(request, entity: entity),
+                                                        store: store, coordinator: coordinator)
+            }
+        }
         coordinator.statistics.record { $0.fetches += 1 }
         return try coordinator.withLock { try store.executeCount(ResolvedFetch(request, entity: entity)) }
     }

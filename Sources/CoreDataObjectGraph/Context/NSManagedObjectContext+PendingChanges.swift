@@ -48,11 +48,7 @@ extension NSManagedObjectContext {
     /// memory go back in at their place in the request's order; then the request's offset and limit apply.
     func applyingPendingChanges(_ pending: [NSManagedObjectID: PendingState], to objects: [NSManagedObject],
                                 fetch: ResolvedFetch) -> [NSManagedObject] {
-        let predicate = fetch.predicate
-        let matches = { (object: NSManagedObject) -> Bool in
-            guard let predicate else { return true }
-            return (try? PredicateEvaluator(evaluatedObject: object).evaluate(predicate)) ?? false
-        }
+        let matches = { (object: NSManagedObject) -> Bool in Self.matches(object, fetch.predicate) }
         // Unsaved objects leave the store's list (their stored values may no longer be their values).
         let stored = objects.filter { pending[$0.objectID] == nil }
         // Pending objects in the order they changed (inserted objects in insertion order).
@@ -93,6 +89,31 @@ extension NSManagedObjectContext {
         }
         merged.append(contentsOf: stored[next...])
         return Self.window(merged, offset: fetch.fetchOffset, limit: fetch.fetchLimit)
+    }
+
+    /// The number of objects a fetch with pending changes returns, without making an object of every row: the
+    /// store's count, less the unsaved objects it counted by their stored values, plus those that match now.
+    func countIncludingPendingChanges(_ pending: [NSManagedObjectID: PendingState], fetch: ResolvedFetch,
+                                      store: any RowStore, coordinator: NSPersistentStoreCoordinator) throws -> Int {
+        coordinator.statistics.record { $0.fetches += 1 }
+        let total = try coordinator.withLock { try store.executeCount(fetch) }
+        let saved = pending.keys.filter { !$0.isTemporaryID }
+        var counted = 0
+        if !saved.isEmpty {
+            var unsaved = fetch
+            let membership = Predicates.NSPredicate(format: "SELF IN %@", argumentArray: [saved]).predicateNode
+            unsaved.predicate = fetch.predicate.map { .and([$0, membership]) } ?? membership
+            counted = try coordinator.withLock { try store.executeCount(unsaved) }
+        }
+        var matching = 0
+        for (id, state) in pending where !state.isDeleted && Self.matches(object(with: id), fetch.predicate) { matching += 1 }
+        return total - counted + matching
+    }
+
+    /// Whether `object`, with its unsaved values, matches `predicate` (no predicate matches everything).
+    private static func matches(_ object: NSManagedObject, _ predicate: PredicateNode?) -> Bool {
+        guard let predicate else { return true }
+        return (try? PredicateEvaluator(evaluatedObject: object).evaluate(predicate)) ?? false
     }
 
     private static func window(_ objects: [NSManagedObject], offset: Int, limit: Int) -> [NSManagedObject] {
