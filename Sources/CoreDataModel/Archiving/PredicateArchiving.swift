@@ -110,6 +110,7 @@ enum PredicateArchiving {
     private static func constant(_ value: ConstantValue, into builder: inout KeyedArchiveBuilder) throws -> PropertyListValue {
         switch value {
         case .null: return KeyedArchiveBuilder.nullReference.uid
+        case .nullObject: return builder.addNull().uid
         case .bool(let v): return .bool(v)
         case .integer(let v): return .integer(v)
         case .double(let v): return .real(v)

@@ -157,7 +157,7 @@ package enum ArchivedPredicateDecoding {
             if object.isKind(of: "NSUUID") { return .uuid(try object.uuidValue()) }
             if object.isKind(of: "NSURL") { return .url(try object.urlValue()) }
             if object.isKind(of: "NSData") { return .data(try object.dataValue()) }
-            if object.isKind(of: "NSNull") { return .null }
+            if object.isKind(of: "NSNull") { return .nullObject }
             if object.isCollection {
                 return .array(try object.elements().map { try constant($0, in: owner, depth: depth + 1) })
             }

@@ -43,11 +43,21 @@ extension NSManagedObjectContext {
                       "a fetch for \(request.resolvedEntityName ?? "?") returned \(type(of: result)), not \(T.self); set resultType to match")
     }
 
-    /// The number of objects a fetch request would return, counted by the store without creating objects.
+    /// The number of objects a fetch request would return, counted by the store without creating objects. With
+    /// `includesPendingChanges` (the default), unsaved objects of the entity are counted as they are now.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
         let store = try coordinator.store(for: entity)
+        if request.includesPendingChanges, request.resultType != .dictionaryResultType {
+            let pending = pendingStates(of: entity, includesSubentities: request.includesSubentities)
+            if !pending.isEmpty {
+                // A window (limit, offset) is taken from the merged, sorted objects; a plain count needs no object.
+                if request.fetchLimit > 0 || request.fetchOffset > 0 { return try fetchManagedObjects(request).count }
+                return try countIncludingPendingChanges(pending, fetch: ResolvedFetch(request, entity: entity),
+                                                        store: store, coordinator: coordinator)
+            }
+        }
         coordinator.statistics.record { $0.fetches += 1 }
         return try coordinator.withLock { try store.executeCount(ResolvedFetch(request, entity: entity)) }
     }
@@ -61,6 +71,9 @@ extension NSManagedObjectContext {
         case .managedObjectIDResultType:
             assertOnQueue()
             let (coordinator, entity) = try resolve(request)
+            if request.includesPendingChanges, !pendingStates(of: entity, includesSubentities: request.includesSubentities).isEmpty {
+                return try fetchManagedObjects(request).map(\.objectID)
+            }
             let store = try coordinator.store(for: entity)
             var idOnly = ResolvedFetch(request, entity: entity)
             idOnly.includesPropertyValues = false
@@ -71,12 +84,25 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// The objects a fetch request matches: registered (uniqued) in this context, as faults or filled.
+    /// The objects a fetch request matches: registered (uniqued) in this context, as faults or filled, with the
+    /// unsaved changes of this context and its ancestors when the request includes pending changes.
     func fetchManagedObjects<T>(_ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
+        let requested = ResolvedFetch(request, entity: entity)
+        let pending = request.includesPendingChanges
+            ? pendingStates(of: entity, includesSubentities: requested.includesSubentities) : [:]
+        // Nothing unsaved of the entity tree: the store's results as they are.
+        if pending.isEmpty { return try storeObjects(request, requested, coordinator: coordinator) }
+        let objects = try storeObjects(request, Self.widened(requested, forPending: pending.count), coordinator: coordinator)
+        return applyingPendingChanges(pending, to: objects, fetch: requested)
+    }
+
+    /// The objects of the store's rows for `fetch`.
+    private func storeObjects<T>(_ request: NSFetchRequest<T>, _ fetch: ResolvedFetch,
+                                 coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
+        let entity = fetch.entity
         let store = try coordinator.store(for: entity)
-        let fetch = ResolvedFetch(request, entity: entity)
         coordinator.statistics.record { $0.fetches += 1 }
         if request.fetchBatchSize > 0 {
             // As Core Data does: every ID at once, values for the first batch; `fetchBatched` does better.
@@ -124,10 +150,6 @@ extension NSManagedObjectContext {
         }
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
             try prefetch(keyPaths, for: objects)
-        }
-        if parent != nil && request.includesPendingChanges {
-            return applyingParentChanges(to: objects, entity: entity, predicate: fetch.predicate,
-                                         sortDescriptors: fetch.sortDescriptors, includesSubentities: fetch.includesSubentities)
         }
         return objects
     }

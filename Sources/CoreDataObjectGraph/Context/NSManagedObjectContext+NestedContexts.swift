@@ -33,6 +33,11 @@ extension NSManagedObjectContext {
                         if let value = object.storedValues?[slot] { target.setStoredValue(value, atSlot: slot) }
                     }
                 }
+                // Transient values are not stored, but a child's save hands them to the parent's object.
+                if !object.transientValues.isEmpty {
+                    for (key, value) in object.transientValues { target.transientValues[key] = value }
+                    parent.objectDidChange(target)
+                }
                 // Both ends of a relationship change arrive here, so inverses are not maintained a second time.
                 let toMany = object.isInserted ? Array(object.toMany.keys) : Array(object.changes.committedToMany.keys)
                 for name in toMany {
@@ -75,54 +80,6 @@ extension NSManagedObjectContext {
                 return parent.toManyFromParent(of: object, relationship: relationship)
             }
             return source.objectIDs(forRelationshipNamed: relationship.name)
-        }
-    }
-
-    /// The unsaved state of this context's and its ancestors' changed objects of `entity`, the nearest level first;
-    /// each context is read on its own queue.
-    private func pendingStates(of entity: NSEntityDescription, includesSubentities: Bool)
-        -> [NSManagedObjectID: (isInserted: Bool, isDeleted: Bool, isUpdated: Bool)] {
-        var states: [NSManagedObjectID: (isInserted: Bool, isDeleted: Bool, isUpdated: Bool)] = [:]
-        for object in changedObjects.values {
-            let matches = includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
-            if matches { states[object.objectID] = (object.isInserted, object.isDeleted, object.isUpdated) }
-        }
-        if let parent {
-            let upper = parent.performAndWait { parent.pendingStates(of: entity, includesSubentities: includesSubentities) }
-            states.merge(upper) { nearest, _ in nearest }
-        }
-        return states
-    }
-
-    /// A fetch in a child: the store's results, minus objects the parents deleted, plus objects they inserted or
-    /// changed so that they now match, in the request's order.
-    func applyingParentChanges(to objects: [NSManagedObject], entity: NSEntityDescription, predicate: PredicateNode?,
-                               sortDescriptors: [Predicates.NSSortDescriptor], includesSubentities: Bool) -> [NSManagedObject] {
-        guard let parent else { return objects }
-        let pending = parent.performAndWait { parent.pendingStates(of: entity, includesSubentities: includesSubentities) }
-        guard !pending.isEmpty else { return objects }
-        var result = objects.filter { pending[$0.objectID]?.isDeleted != true }
-        var present = Set(result.map(\.objectID))
-        let evaluator = { (object: NSManagedObject) -> Bool in
-            guard let predicate else { return true }
-            return (try? PredicateEvaluator(evaluatedObject: object).evaluate(predicate)) ?? false
-        }
-        for (id, state) in pending where !state.isDeleted && (state.isInserted || state.isUpdated) {
-            let object = self.object(with: id)
-            if evaluator(object) {
-                if present.insert(id).inserted { result.append(object) }
-            } else {
-                result.removeAll { $0.objectID == id }
-                present.remove(id)
-            }
-        }
-        guard !sortDescriptors.isEmpty else { return result }
-        return result.sorted { lhs, rhs in
-            for descriptor in sortDescriptors {
-                let order = descriptor.compare(lhs, to: rhs)
-                if order != .orderedSame { return order == .orderedAscending }
-            }
-            return lhs.objectID.primaryKey < rhs.objectID.primaryKey
         }
     }
 }

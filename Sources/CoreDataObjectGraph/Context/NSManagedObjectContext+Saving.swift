@@ -9,7 +9,13 @@ extension NSManagedObjectContext {
     public func save() throws {
         assertOnQueue()
         if let parent {
+            processPendingChanges()
+            // Apple posts did-save for a child's save too, with what went up to the parent.
+            let inserted = Array(insertedObjects), updated = Array(updatedObjects), deleted = Array(deletedObjects)
             pushChangesToParent(parent)
+            if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) {
+                postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+            }
             return
         }
         processPendingChanges()

@@ -32,7 +32,9 @@ extension NSManagedObjectContext {
         registry.removeValue(forKey: object.objectID)
         object.changes.isInserted = false
         object.managedObjectContext = nil
-        registerUndo(for: object) { [weak self] object in self?.insert(object) }
+        // The redo holds the object: nothing else may (the context lists it no longer, and the undo manager's targets
+        // are weak), and an undone insertion must come back on redo.
+        registerUndo(for: object) { [weak self, object] _ in self?.insert(object) }
     }
 
     /// Undo of a deletion: the object is no longer deleted (redo deletes it again). The cascades and nullified

@@ -79,8 +79,10 @@ extension NSManagedObject {
         }
         let count = objectIDs(forRelationshipNamed: relationship.name).count
         if count == 0 && relationship.isOptional { return [] }
-        if count < relationship.minCount || (count == 0 && !relationship.isOptional) {
-            return [validationError(.validationRelationshipLacksMinimumCount, relationship.name, "holds \(count) object(s), fewer than \(max(1, relationship.minCount))")]
+        // Only the declared counts apply, as in Apple's framework: a non-optional to-many relationship whose minimum
+        // count is 0 may be empty.
+        if count < relationship.minCount {
+            return [validationError(.validationRelationshipLacksMinimumCount, relationship.name, "holds \(count) object(s), fewer than \(relationship.minCount)")]
         }
         if relationship.maxCount > 0 && count > relationship.maxCount {
             return [validationError(.validationRelationshipExceedsMaximumCount, relationship.name, "holds \(count) object(s), more than \(relationship.maxCount)")]

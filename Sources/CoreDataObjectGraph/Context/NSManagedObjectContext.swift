@@ -196,8 +196,17 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     }
 
     /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values
-    /// from the store when `mergeChanges` is true.
+    /// from the store when `mergeChanges` is true: then its unsaved changes are re-applied over the fresh values.
     public func refresh(_ object: NSManagedObject, mergeChanges: Bool) {
+        if mergeChanges && object.hasChanges {
+            // Apple's merge: the store's current values and version, with this context's unsaved changes re-applied
+            // over them (an inserted object has nothing in the store to refresh from).
+            guard !object.isInserted else { return }
+            persistentStoreCoordinator?.rowCache.remove(object.objectID)
+            if object.storedValues == nil { fulfillFault(for: object) }
+            object.mergeStoreValuesKeepingChanges()
+            return
+        }
         object.turnIntoFault()
         if let coordinator = persistentStoreCoordinator {
             coordinator.rowCache.remove(object.objectID)

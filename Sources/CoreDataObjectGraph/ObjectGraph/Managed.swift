@@ -38,7 +38,14 @@ public struct Managed<Value> {
             return ManagedValueConversion.convert(object.value(forKey: key), to: Value.self, key: key, entity: object.entity.name)
         }
         set {
-            object.setValue(newValue, forKey: object[keyPath: storageKeyPath].key)
+            let key = object[keyPath: storageKeyPath].key
+            // An optional `Value` would arrive boxed (a nil as `.some(nil)`): it is unwrapped first. `_isOptional`
+            // reads the type's kind (folded away when specialised), so other types skip the cast this costs.
+            if _isOptional(Value.self) {
+                object.setValue(ManagedValueConversion.flattened(newValue), forKey: key)
+            } else {
+                object.setValue(newValue, forKey: key)
+            }
         }
     }
 }
@@ -46,6 +53,12 @@ public struct Managed<Value> {
 /// Converts the values Core Data stores (`Int64` for every integer type, `Double`, …) into the declared Swift type.
 @usableFromInline
 enum ManagedValueConversion {
+    /// `value` with any optional wrapping removed: nil for an optional that holds nil, the wrapped value otherwise.
+    @usableFromInline
+    static func flattened<Value>(_ value: Value) -> Any? {
+        guard let optional = value as? any OptionalValue else { return value }
+        return optional.wrappedAny
+    }
     @usableFromInline
     static func convert<Value>(_ raw: Any?, to valueType: Value.Type, key: String, entity: String) -> Value {
         if let value = raw as? Value { return value }
@@ -54,6 +67,18 @@ enum ManagedValueConversion {
             return optional.init(nilLiteral: ()) as! Value
         }
         preconditionFailure("\(entity).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), which is not a \(Value.self)")
+    }
+
+    /// An `Int64` as `Int`, `Int32` or `Int16` when it fits exactly; nil otherwise.
+    @usableFromInline
+    static func exactNumber<Value>(_ raw: Any, as valueType: Value.Type) -> Value? {
+        guard let integer = raw as? Int64 else { return nil }
+        switch valueType {
+        case is Int.Type: return Int(exactly: integer) as? Value
+        case is Int32.Type: return Int32(exactly: integer) as? Value
+        case is Int16.Type: return Int16(exactly: integer) as? Value
+        default: return nil
+        }
     }
 
     private static func numeric<Value>(_ raw: Any?, to valueType: Value.Type) -> Value? {
@@ -71,5 +96,17 @@ enum ManagedValueConversion {
         case is Bool.Type, is Bool?.Type: return pick(integer.map { $0 != 0 })
         default: return nil
         }
+    }
+}
+
+/// An `Optional` of any wrapped type, for unwrapping a value whose type is only known to be generic.
+protocol OptionalValue {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    var wrappedAny: Any? {
+        guard case .some(let wrapped) = self else { return nil }
+        return ManagedValueConversion.flattened(wrapped)
     }
 }

@@ -56,7 +56,10 @@ extension NSManagedObject {
             preconditionFailure("[<\(entity.name)> setValue:forUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
         }
         if property.isTransient {
-            transientValues[key] = value
+            // Kept even when nil (a set nil is not the model's default), and the context learns of the change, so a
+            // child's save carries it to its parent as Apple's does.
+            transientValues[key] = value as Any
+            managedObjectContext?.objectDidChange(self)
             return
         }
         switch property {

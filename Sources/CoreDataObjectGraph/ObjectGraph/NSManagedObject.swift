@@ -111,7 +111,9 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
             let objects = toManyObjectIDs(for: relationship).compactMap { managedObjectContext?.object(with: $0) }
             return relationship.isOrdered ? objects as Any : Set(objects) as Any
         }
-        return transientValues[key]
+        // A transient attribute reads its model default until it is set (again after the object was refreshed).
+        if let value = transientValues[key] { return ManagedValueConversion.flattened(value) }
+        return (property as? NSAttributeDescription)?.defaultValue?.anyValue
     }
 
     /// The stored value in a slot, firing the fault first.
@@ -172,7 +174,8 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
         if let attribute = attributeValue(forKey: key) { return attribute.value(as: Value.self) }
         // Unwrapped first: `nil as? Any` would succeed, and hand back a nil wrapped in `Any`.
         guard let untyped = value(forKey: key) else { return nil }
-        return untyped as? Value
+        // Transient integers are kept as `Int64`, as stored ones are: read as the declared integer type when they fit.
+        return untyped as? Value ?? ManagedValueConversion.exactNumber(untyped, as: Value.self)
     }
 
     /// The ID of a to-one destination without firing the destination's fault.

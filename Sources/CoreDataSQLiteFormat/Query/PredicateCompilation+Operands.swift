@@ -8,14 +8,15 @@ extension PredicateCompilation {
     func operand(_ expression: ExpressionNode, format: String) throws(PredicateSQLError) -> Operand {
         switch expression {
         case .constant(let value):
-            return .constant(value)
+            // `NSNull()` is a null here; it differs from nil only in print.
+            return .constant(value.withoutNullObject)
         case .aggregate(let elements):
             var values: [ConstantValue] = []
             for element in elements {
                 guard case .constant(let value) = element else {
                     throw refusal("aggregate", expression.predicateFormat, "only constants can be listed in { … }")
                 }
-                values.append(value)
+                values.append(value.withoutNullObject)
             }
             return .constant(.array(values))
         case .evaluatedObject:

@@ -53,6 +53,7 @@ extension ConstantValue {
     public var anyValue: Any? {
         switch self {
         case .null: return nil
+        case .nullObject: return NSNull()
         case .bool(let v): return v
         case .integer(let v): return Int(exactly: v) ?? v
         case .double(let v): return v

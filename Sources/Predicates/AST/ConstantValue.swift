@@ -8,6 +8,9 @@ import KeyValueCoding
 /// so `TRUE` (printed `1`) equals the `1` it parses back to, and `10.0` (printed `10`) equals `10`.
 public enum ConstantValue: Sendable {
     case null
+    /// `NSNull()` given as a value: a null in every comparison and in SQL, printed `<null>` as Apple prints it (a
+    /// `nil` literal or argument is ``null``, printed `nil`).
+    case nullObject
     case bool(Bool)
     case integer(Int64)
     case double(Double)
@@ -35,10 +38,22 @@ public enum ConstantValue: Sendable {
         }
     }
 
-    /// Whether this is ``null``.
+    /// Whether this is ``null`` or ``nullObject``.
     public var isNull: Bool {
-        if case .null = self { return true }
-        return false
+        switch self {
+        case .null, .nullObject: return true
+        default: return false
+        }
+    }
+
+    /// The value with ``nullObject`` read as ``null``: what evaluation and SQL see (the difference is only printed).
+    public var withoutNullObject: ConstantValue {
+        switch self {
+        case .nullObject: return .null
+        case .array(let elements) where elements.contains(where: { if case .nullObject = $0 { true } else { false } }):
+            return .array(elements.map(\.withoutNullObject))
+        default: return self
+        }
     }
 }
 
@@ -47,7 +62,7 @@ extension ConstantValue: Hashable {
     public static func == (lhs: ConstantValue, rhs: ConstantValue) -> Bool {
         if let a = lhs.numericValue, let b = rhs.numericValue { return NumericValue.compare(a, b) == .orderedSame }
         switch (lhs, rhs) {
-        case (.null, .null): return true
+        case (.null, .null), (.null, .nullObject), (.nullObject, .null), (.nullObject, .nullObject): return true
         case let (.string(a), .string(b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case let (.date(a), .date(b)): return a == b
         case let (.data(a), .data(b)): return a == b
@@ -69,7 +84,7 @@ extension ConstantValue: Hashable {
             return
         }
         switch self {
-        case .null: hasher.combine(1)
+        case .null, .nullObject: hasher.combine(1)
         case .string(let v): hasher.combine(2); for scalar in v.unicodeScalars { hasher.combine(scalar) }
         case .date(let v): hasher.combine(3); hasher.combine(v)
         case .data(let v): hasher.combine(4); hasher.combine(v)

@@ -6,7 +6,7 @@ extension PredicateEvaluator {
     public func value(of expression: ExpressionNode) throws(PredicateEvaluationError) -> ConstantValue {
         switch expression {
         case .constant(let constant):
-            return constant
+            return constant.withoutNullObject
         case .evaluatedObject:
             return ConstantValue(any: evaluatedObject)
         case .variable(let name):

@@ -112,6 +112,7 @@ extension ConstantValue {
     public var predicateFormat: String {
         switch self {
         case .null: return "nil"
+        case .nullObject: return "<null>"
         case .bool(let value): return value ? "1" : "0"
         case .integer(let value): return String(value)
         case .double(let value): return Self.formatNumber(value)

@@ -74,9 +74,12 @@ extension Parser {
     /// `%@`: a collection becomes an aggregate of constants (printed `{1, 2}`, parsed back the same);
     /// anything else a constant.
     static func expression(forObjectArgument value: Any?) -> ExpressionNode {
+        // `NSNull()` stays apart from nil only to print as Apple does (`<null>`, where nil prints `nil`).
+        // (A metatype comparison: `is NSNull` is a general cast, about a thousand instructions on Linux.)
+        if let value, type(of: value) == NSNull.self { return .constant(.nullObject) }
         switch ConstantValue(any: value) {
-        case .array(let elements): .aggregate(elements.map { expression(forObjectArgument: $0) })
-        case let constant: .constant(constant)
+        case .array(let elements): return .aggregate(elements.map { expression(forObjectArgument: $0) })
+        case let constant: return .constant(constant)
         }
     }
 }

@@ -59,7 +59,9 @@ struct FrequencyModel {
     func drillPredicate() -> Predicates.NSPredicate? {
         guard rows.indices.contains(selection) else { return nil }
         let value = rows[selection].value
-        return Predicates.NSPredicate(format: "%K == %@", argumentArray: [key, value ?? NSNull()])
+        // The nil group as `== nil` (an `NSNull()` argument would print `<null>`, as Apple's does).
+        guard let value else { return Predicates.NSPredicate(format: "%K == nil", argumentArray: [key]) }
+        return Predicates.NSPredicate(format: "%K == %@", argumentArray: [key, value])
     }
 
     /// `value  count  share  bar` lines.

@@ -26,7 +26,6 @@ struct FormatArgumentTests {
         ("a == %@", [true], "a == 1"),
         ("a == %@", [NSNumber(value: false)], "a == 0"),
         ("a == %@", [NSNumber(value: 1)], "a == 1"),
-        ("a == %@", [NSNull()], "a == nil"),
         ("a == %@", [Date(timeIntervalSinceReferenceDate: 742000000.5)], #"a == CAST(742000000.5, "NSDate")"#),
         ("a == %@", [Decimal(string: "3.14")!], "a == 3.14"),
         ("a BETWEEN %@", [[1, 5]], "a BETWEEN {1, 5}"),
@@ -47,6 +46,21 @@ struct FormatArgumentTests {
         let predicate = NSPredicate(format: "a == %@", nil)
         #expect(predicate.predicateFormat == "a == nil")
         #expect(predicate.evaluate(with: ["b": 1]))
+    }
+
+    @Test("An NSNull argument prints <null>, as Apple's description does, and compares as nil")
+    func nsNullArgument() throws {
+        let predicate = NSPredicate(format: "name == %@", NSNull())
+        #expect(predicate.predicateFormat == "name == <null>")
+        #expect(NSPredicate(format: "name == nil").predicateFormat == "name == nil")
+        #expect(NSExpression(forConstantValue: NSNull()).description == "<null>")
+        #expect(NSExpression(forConstantValue: nil).description == "nil")
+        #expect(NSExpression(forConstantValue: NSNull()).constantValue is NSNull)
+        // Only the printing differs: it matches what `name == nil` matches.
+        #expect(predicate.evaluate(with: ["age": 1]))
+        #expect(predicate.evaluate(with: ["name": NSNull()]))
+        #expect(!predicate.evaluate(with: ["name": "Ann"]))
+        #expect(NSPredicate(format: "name IN %@", [NSNull(), "Ann"]).evaluate(with: ["age": 1]))
     }
 
     @Test("A %@ string is a value, never parsed as syntax")
