@@ -9,6 +9,8 @@ import Testing
 /// `HOSTILE_CORPUS_LONG=1` (`make test-hostile`) runs the long corpus: every page truncated and zeroed, a larger BLOB.
 struct HostileStoreCorpusTests {
     static let long = ProcessInfo.processInfo.environment["HOSTILE_CORPUS_LONG"] == "1"
+    /// `HOSTILE_CORPUS_VERBOSE=1` prints every refusal's message, to read them all at once.
+    static let verbose = ProcessInfo.processInfo.environment["HOSTILE_CORPUS_VERBOSE"] == "1"
     /// Far above any honest answer from a debug build on a loaded machine; a command still running then hangs.
     static let timeout: Duration = .seconds(60)
 
@@ -29,7 +31,10 @@ struct HostileStoreCorpusTests {
                 let before = try HostileCorpusFiles.snapshot(copy.folder)
                 let result = try CommandRunner.run(Self.arguments(command, store, path: copy.path), timeout: Self.timeout)
                 runs += 1
-                if result.status != 0 { refusals += 1 }
+                if result.status != 0 {
+                    refusals += 1
+                    if Self.verbose { print("\(store.name) · \(command.rawValue): \(result.standardError.prefix(300))", terminator: "") }
+                }
                 let context = "\(store.name) · \(command.rawValue): status \(result.status)\n\(result.standardError)\(result.standardOutput.prefix(500))"
                 try check(result, command, store, context: context)
                 if command.isReadOnly || result.status != 0 {
