@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "CSQLiteFaultVFS", dependencies: ["CSQLite"], path: "Tests/CSQLiteFaultVFS"),
         .executableTarget(name: "StoreStressHelper", dependencies: ["OpenCoreData", "CSQLiteFaultVFS"], path: "Tests/StoreStressHelper",
                           swiftSettings: strictSettings),
-        .target(name: "CoreDataTestSupport", path: "Tests/CoreDataTestSupport", swiftSettings: strictSettings),
+        .target(name: "CoreDataTestSupport", dependencies: ["SQLiteDatabase"], path: "Tests/CoreDataTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "PropertyListCodingTests", dependencies: ["PropertyListCoding", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),

@@ -79,4 +79,27 @@ struct ModelErrorTests {
         let error = try #require(loadError(url))
         #expect(error.reason.contains("inherits from itself"))
     }
+
+    /// A model built in code (as inference from a store's `Z_PRIMARYKEY` builds one) keeps no loop after its cycles
+    /// are cut: an entity that is its own parent, or one of a pair that are each other's, is not left among its
+    /// former parent's subentities, where every walk down the tree would find it again forever.
+    @Test func cutInheritanceCyclesLeaveATree() throws {
+        let selfParent = NSEntityDescription(name: "Loop")
+        selfParent.superentityName = "Loop"
+        let first = NSEntityDescription(name: "First"), second = NSEntityDescription(name: "Second")
+        first.superentityName = "Second"
+        second.superentityName = "First"
+        let model = NSManagedObjectModel(entities: [selfParent, first, second])
+        for entity in model.entities {
+            var seen = Set<ObjectIdentifier>()
+            var stack = [entity]
+            while let next = stack.popLast() {
+                #expect(seen.insert(ObjectIdentifier(next)).inserted, "\(entity.name) reaches \(next.name) twice")
+                if seen.count > 3 { break }
+                stack += next.subentities
+            }
+        }
+        #expect(selfParent.superentity == nil && selfParent.subentities.isEmpty)
+        #expect(model.entities.filter { $0.superentity == nil }.count == 2, "one of the pair becomes a root")
+    }
 }

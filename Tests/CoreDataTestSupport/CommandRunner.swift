@@ -6,6 +6,10 @@ public enum CommandRunner {
         public var status: Int32
         public var standardOutput: String
         public var standardError: String
+        /// The process ended on a signal (`status` is then the signal's number), not by exiting.
+        public var wasSignalled: Bool = false
+        /// The process outlived the timeout given to ``CommandRunner/run(_:environment:launcher:timeout:)`` and was killed.
+        public var timedOut: Bool = false
     }
 
     /// The executable under test: `$COREDATA_BIN`, or the debug build beside the package.
@@ -16,8 +20,10 @@ public enum CommandRunner {
         return Fixtures.projectRoot.appendingPathComponent(".build/debug/coredata")
     }
 
-    /// Runs `coredata ARGUMENTS`; with a `launcher` (for example `setpriv --reuid=…`), runs it through that.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> Result {
+    /// Runs `coredata ARGUMENTS`; with a `launcher` (for example `setpriv --reuid=…`), runs it through that. With a
+    /// `timeout`, a process still running then is killed (SIGKILL) and the result says so.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
+                           timeout: Duration? = nil) throws -> Result {
         let process = Process()
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
@@ -34,12 +40,31 @@ public enum CommandRunner {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let killed = KillFlag()
+        if let timeout {
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
+                guard process.isRunning else { return }
+                killed.set()
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
         // Read both pipes before waiting, so a large output cannot block the child.
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       standardOutput: String(decoding: outData, as: UTF8.self),
-                      standardError: String(decoding: errData, as: UTF8.self))
+                      standardError: String(decoding: errData, as: UTF8.self),
+                      wasSignalled: process.terminationReason == .uncaughtSignal,
+                      timedOut: killed.isSet)
     }
+}
+
+/// Set once by the timeout's kill, read after the process ended.
+private final class KillFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }

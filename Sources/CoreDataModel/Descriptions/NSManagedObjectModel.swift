@@ -105,6 +105,9 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
         }
         for entity in entities where hasInheritanceCycle(entity) {
             problems.append("entity \(entity.name) inherits from itself")
+            // Cut the loop on both sides: a parent that still listed the entity would lead every walk down the
+            // subentities (entity numbering, layouts) back to it forever.
+            if let parent = entity.superentity { parent.setSubentities(parent.subentities.filter { $0 !== entity }) }
             entity.linkSuperentity(nil)
         }
         for entity in entities { entity.forgetInheritanceTreeToken() }

@@ -76,8 +76,10 @@ public final class BatchFaultingArray: RandomAccessCollection {
     public func objects(inBatch index: Int) throws -> [NSManagedObject] {
         if let loaded = batches[index] { return loaded }
         let (start, limit) = window(for: index)
-        let window = try store.fetchWindow(fetch, start: start, limit: limit)
         guard let coordinator = context.persistentStoreCoordinator else { return [] }
+        // The store's connection is opened without SQLite's own mutex: every use, this one included, holds the
+        // coordinator's lock, or a save on another context's queue would run on the same connection at once.
+        let window = try coordinator.withLock { try store.fetchWindow(fetch, start: start, limit: limit) }
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(window.rows.count)
         for row in window.rows {

@@ -11,6 +11,11 @@ public enum SourceKind: Equatable {
             throw StoreAccessError("\(url.path): no such file or directory")
         }
         if isDirectory.boolValue { return .model }
+        // Reading a named pipe waits for a writer forever, and a device can be endless: only regular files are read.
+        var info = stat()
+        if stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw StoreAccessError("\(url.path): is \(Self.describeFileType(info.st_mode & S_IFMT)), not a file; a store is a .sqlite file")
+        }
         if ["xcdatamodel", "xcdatamodeld", "mom", "momd", "xml"].contains(url.pathExtension) || url.lastPathComponent == "contents" {
             return .model
         }
@@ -25,5 +30,15 @@ public enum SourceKind: Equatable {
         }
         // Anything else is treated as a store, so the store reader names the precise problem.
         return .store
+    }
+
+    private static func describeFileType(_ type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a special file"
+        }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import CoreDataObjectGraph
+import StoreBrowser
 
 /// Asks before a command changes more than one object, unless `--yes` was given. Without a terminal to ask on,
 /// it refuses and says to pass `--yes`.
@@ -11,5 +13,18 @@ enum ChangeConfirmation {
         FileHandle.standardError.write(Data("\(action) \(count) objects? [y/N] ".utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard answer == "y" || answer == "yes" else { throw CommandFailure("nothing changed") }
+    }
+
+    /// Counts the objects `predicate` selects on a read-only session and asks there, before the command opens the
+    /// store for writing: a read-write open alone changes files (it checkpoints a WAL into the main file and deletes
+    /// a stale `-wal`), and a refused change must leave every byte as it was. Returns how many objects were agreed to.
+    static func confirmBeforeWriting(store: String, model: String?, entity: String, predicate: String, _ action: String,
+                                     yes: Bool) throws -> Int {
+        guard !yes else { return Int.max }
+        let session = try StoreSession(storePath: store, modelPath: model, readOnly: true)
+        let request = try session.objectRequest(entityName: entity, predicate: predicate)
+        let count = try session.context.performAndWait { try session.context.count(for: request) }
+        try confirm(count, action, yes: false)
+        return Swift.max(count, 1)
     }
 }

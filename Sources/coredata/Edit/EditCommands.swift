@@ -80,13 +80,16 @@ struct SetCommand: ParsableCommand {
     func run() throws {
         global.apply()
         try EditRunner.run {
+            let assignments = try ValueParsing.assignments(values)
+            let agreed = try ChangeConfirmation.confirmBeforeWriting(store: store, model: model, entity: entity, predicate: predicate,
+                                                                     "change", yes: yes)
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
             StoreNotes.report(session.recoveryNote)
             let request = try session.objectRequest(entityName: entity, predicate: predicate)
-            let assignments = try ValueParsing.assignments(values)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
-                try ChangeConfirmation.confirm(objects.count, "change", yes: yes)
+                // Asks again only when more objects match now than were agreed to a moment ago.
+                try ChangeConfirmation.confirm(objects.count, "change", yes: objects.count <= agreed)
                 var report: [String] = []
                 for object in objects {
                     let before = object.committedValues(forKeys: assignments.map(\.key))
@@ -120,12 +123,14 @@ struct DeleteCommand: ParsableCommand {
     func run() throws {
         global.apply()
         try EditRunner.run {
+            let agreed = try ChangeConfirmation.confirmBeforeWriting(store: store, model: model, entity: entity, predicate: predicate,
+                                                                     "delete", yes: yes)
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
             StoreNotes.report(session.recoveryNote)
             let request = try session.objectRequest(entityName: entity, predicate: predicate)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
-                try ChangeConfirmation.confirm(objects.count, "delete", yes: yes)
+                try ChangeConfirmation.confirm(objects.count, "delete", yes: objects.count <= agreed)
                 objects.forEach(session.context.delete)
                 session.context.processPendingChanges()
                 let deleted = session.context.deletedObjects.sorted { $0.objectID.description < $1.objectID.description }
