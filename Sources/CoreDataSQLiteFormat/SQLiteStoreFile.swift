@@ -58,9 +58,12 @@ public final class SQLiteStoreFile {
     /// One line saying that opening recovered an interrupted save, for a command's standard error or the browser's
     /// message line; nil when it did not.
     public var recoveryNote: String? {
-        recoveredJournal.map { journal in
-            "recovered an interrupted save from \((journal as NSString).lastPathComponent): it was rolled back, "
-                + "and the store holds its last complete save"
+        connection.journalRecovery.map { recovery in
+            let journal = (recovery.journal as NSString).lastPathComponent
+            guard recovery.restoredPages else {
+                return "removed \(journal), a rollback journal that held no valid rollback data; the store was not changed"
+            }
+            return "recovered an interrupted save from \(journal): it was rolled back, and the store holds its last complete save"
         }
     }
 

@@ -50,16 +50,16 @@ extension Connection {
     /// Opens the handle, applies the connection settings and checks that the file is a database.
     static func open(
         path: String, mode: OpenMode, busyTimeout: Duration, sideFilesCreatable: Bool?
-    ) throws(SQLiteError) -> (handle: OpaquePointer, isImmutable: Bool, recoveredJournal: String?) {
+    ) throws(SQLiteError) -> (handle: OpaquePointer, isImmutable: Bool, journalRecovery: JournalRecovery?) {
         let isMemory = path == ":memory:" || path.isEmpty
         var chosenAccess = ReadOnlyAccess.shared
         var fileState: DatabaseFileState?
-        var recoveredJournal: String?
+        var journalRecovery: JournalRecovery?
         if !isMemory && mode != .create {
             let state = try inspectFile(at: path, mode: mode, sideFilesCreatable: sideFilesCreatable)
             fileState = state
             // Before anything reads the file: a hot journal means the main file alone is not the database.
-            recoveredJournal = try rollBackHotJournal(
+            journalRecovery = try rollBackHotJournal(
                 path: path, busyTimeout: busyTimeout,
                 canWriteInPlace: canWriteInPlace(path: path, directoryWritable: state.canCreateSideFiles))
             if mode == .readOnly { chosenAccess = try readOnlyAccess(for: state, path: path) }
@@ -68,7 +68,7 @@ extension Connection {
             let immutable = chosenAccess == .immutable
             let handle = try openHandle(path: path, mode: mode, immutable: immutable, isMemory: isMemory)
             try configureAndCheck(handle, path: path, busyTimeout: busyTimeout)
-            return (handle, immutable, recoveredJournal)
+            return (handle, immutable, journalRecovery)
         } catch {
             if let state = fileState, state.walByteCount > 0, error.code == .corrupt || error.code == .notADatabase,
                 mainFileAloneIsIntact(path: path, busyTimeout: busyTimeout) {
@@ -82,7 +82,7 @@ extension Connection {
             guard state.walByteCount == 0 else { throw walNeedsSideFilesError(path: path, detail: error.message) }
             let handle = try openHandle(path: path, mode: mode, immutable: true, isMemory: false)
             try configureAndCheck(handle, path: path, busyTimeout: busyTimeout)
-            return (handle, true, recoveredJournal)
+            return (handle, true, journalRecovery)
         }
     }
 

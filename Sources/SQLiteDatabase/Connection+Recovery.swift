@@ -12,6 +12,15 @@ import Darwin
 /// rollback-journal mode. The main file may then hold half of the save; the `-journal` holds the pages that undo
 /// it, and only a read-write opener may apply them. A read-only reader is refused (`SQLITE_READONLY_ROLLBACK`), so
 /// opening read-only first rolls the journal back through a brief read-write connection when the location allows.
+/// What opening did with a hot rollback journal it found beside a database (``Connection/journalRecovery``).
+public struct JournalRecovery: Sendable, Equatable {
+    /// The journal's path.
+    public let journal: String
+    /// Whether rolling back wrote to the main file. False when the journal held no valid rollback data (its header
+    /// was damaged or it recorded no page), so SQLite only removed it and the database is byte for byte as before.
+    public let restoredPages: Bool
+}
+
 extension Connection {
     /// The path of the rollback journal SQLite keeps beside `path`.
     public static func journalPath(for path: String) -> String { path + "-journal" }
@@ -27,12 +36,12 @@ extension Connection {
         return read(descriptor, &first, 1) == 1 && first != 0
     }
 
-    /// Rolls back a hot journal beside `path` before the real connection opens; returns the journal's path when it
-    /// did. Does nothing (nil) when there is no journal, or when the journal belongs to a writer that holds its lock.
+    /// Rolls back a hot journal beside `path` before the real connection opens, and says what that did. Does nothing
+    /// (nil) when there is no journal, or when the journal belongs to a writer that holds its lock.
     ///
     /// - Throws: ``ResultCode/readOnlyRollback`` with a message naming the journal when the journal is hot but the
     ///   file or its directory cannot be written, so that nothing can apply it here.
-    static func rollBackHotJournal(path: String, busyTimeout: Duration, canWriteInPlace: Bool) throws(SQLiteError) -> String? {
+    static func rollBackHotJournal(path: String, busyTimeout: Duration, canWriteInPlace: Bool) throws(SQLiteError) -> JournalRecovery? {
         guard hasJournalContent(path: path) else { return nil }
         // SQLite decides whether the journal is hot (no writer holds the reserved lock): a read-only reader is
         // refused with SQLITE_READONLY_ROLLBACK exactly then.
@@ -45,6 +54,7 @@ extension Connection {
             guard error.extendedCode == .readOnlyRollback else { throw error }
         }
         guard canWriteInPlace else { throw hotJournalError(path: path, detail: nil) }
+        let before = fileStamp(path)
         let handle = try openHandle(path: path, mode: .readWrite, immutable: false, isMemory: false)
         // SQLite falls back to reading only when the file turns out not to be writable.
         guard sqlite3_db_readonly(handle, "main") != 1 else {
@@ -58,7 +68,15 @@ extension Connection {
             throw hotJournalError(path: path, detail: error.message)
         }
         sqlite3_close_v2(handle)
-        return journalPath(for: path)
+        return JournalRecovery(journal: journalPath(for: path), restoredPages: fileStamp(path) != before)
+    }
+
+    /// The size and modification time of `path`: rolling a journal back writes the main file, which changes both
+    /// or at least the time.
+    private static func fileStamp(_ path: String) -> [Int] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return [] }
+        return [Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec), Int(status.st_ino)]
     }
 
     /// The error for a hot journal that cannot be applied where the database lies.

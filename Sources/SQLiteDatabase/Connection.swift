@@ -45,7 +45,10 @@ public final class Connection {
     /// by a crash or a full disk leaves such a journal; the main file alone is then incomplete, and only a
     /// read-write opener may apply it, so even a read-only open applies it first when the file and its directory
     /// can be written. Callers should say so: the store holds its last complete save, not the interrupted one.
-    public let recoveredJournal: String?
+    public var recoveredJournal: String? { journalRecovery?.journal }
+
+    /// What opening did with a hot rollback journal, or nil when it found none (see ``recoveredJournal``).
+    public let journalRecovery: JournalRecovery?
 
     /// Cancels running statements from any thread; see ``InterruptHandle``.
     public let interruptHandle: InterruptHandle
@@ -105,7 +108,7 @@ public final class Connection {
         self.path = path
         self.mode = mode
         self.isImmutable = opened.isImmutable
-        self.recoveredJournal = opened.recoveredJournal
+        self.journalRecovery = opened.journalRecovery
         self.busyTimeoutStorage = busyTimeout
         self.interruptHandle = InterruptHandle(database: opened.handle)
     }

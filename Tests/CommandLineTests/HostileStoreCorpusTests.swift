@@ -27,7 +27,9 @@ struct HostileStoreCorpusTests {
                     skipped.append("\(store.name) \(command.rawValue): \(bug)")
                     continue
                 }
-                let copy = command.isReadOnly ? readCopy : try HostileCorpusFiles.copy(store)
+                // A hot journal is rolled back by whichever command opens it first, so each command gets its own.
+                let sharesReadCopy = command.isReadOnly && store.recoversJournal == nil
+                let copy = sharesReadCopy ? readCopy : try HostileCorpusFiles.copy(store)
                 let before = try HostileCorpusFiles.snapshot(copy.folder)
                 let result = try CommandRunner.run(Self.arguments(command, store, path: copy.path), timeout: Self.timeout)
                 runs += 1
@@ -37,7 +39,12 @@ struct HostileStoreCorpusTests {
                 }
                 let context = "\(store.name) · \(command.rawValue): status \(result.status)\n\(result.standardError)\(result.standardOutput.prefix(500))"
                 try check(result, command, store, context: context)
-                if command.isReadOnly || result.status != 0 {
+                if store.recoversJournal != nil {
+                    // Recovery is the one expected change: the journal is applied and gone, whatever the command did next.
+                    let journal = copy.path + "-journal"
+                    #expect(!FileManager.default.fileExists(atPath: journal) || (try? Data(contentsOf: URL(fileURLWithPath: journal)).isEmpty) == true,
+                            "the hot journal was recovered: \(context)")
+                } else if command.isReadOnly || result.status != 0 {
                     let changes = try HostileCorpusFiles.changes(since: before, in: copy.folder)
                     #expect(changes.isEmpty, "\(context)\nchanged: \(changes)")
                 } else if case .opens = store.expectation {
@@ -45,7 +52,7 @@ struct HostileStoreCorpusTests {
                     let after = try CommandRunner.run(["count", copy.path, store.entity], timeout: Self.timeout)
                     #expect(after.status == 0, "after \(context)\n\(after.standardError)")
                 }
-                if !command.isReadOnly { try? FileManager.default.removeItem(at: copy.folder.deletingLastPathComponent()) }
+                if !sharesReadCopy { try? FileManager.default.removeItem(at: copy.folder.deletingLastPathComponent()) }
             }
             try? FileManager.default.removeItem(at: readCopy.folder.deletingLastPathComponent())
         }
@@ -57,19 +64,29 @@ struct HostileStoreCorpusTests {
         #expect(!result.timedOut, "hang: \(context)")
         #expect(!result.wasSignalled, "crash: \(context)")
         guard !result.timedOut, !result.wasSignalled else { return }
+        var errorLines = result.standardError.split(separator: "\n")
+        if let recovery = store.recoversJournal {
+            let notes = errorLines.filter { $0.hasPrefix("coredata: note: ") }
+            #expect(notes.count == 1 && notes[0].contains(recovery), "one note names the recovery: \(context)")
+            errorLines.removeAll { $0.hasPrefix("coredata: note: ") }
+        }
+        if let text = store.refusals[command] {
+            #expect(result.status == 1, "must refuse: \(context)")
+            #expect(result.standardError.contains(text), "the refusal names \(text): \(context)")
+        }
         if result.status == 0 {
-            #expect(result.standardError.isEmpty, "\(context)")
+            #expect(errorLines.isEmpty, "\(context)")
         } else {
             #expect(result.status == 1, "a runtime refusal exits 1: \(context)")
-            let lines = result.standardError.split(separator: "\n")
+            let lines = errorLines
             #expect(lines.count == 1, "one line on standard error: \(context)")
             let prefix = "coredata: error: "
-            #expect(result.standardError.hasPrefix(prefix) && result.standardError.count > prefix.count + 12, "\(context)")
+            #expect(lines.first?.hasPrefix(prefix) == true && (lines.first?.count ?? 0) > prefix.count + 12, "\(context)")
         }
         switch store.expectation {
         case .opens(let count):
             // Writes may refuse for their own reasons (a validation rule); reads must answer.
-            guard command.isReadOnly, command != .setAsking else { return }
+            guard command.isReadOnly, command != .setAsking, store.refusals[command] == nil else { return }
             #expect(result.status == 0, "must open: \(context)")
             guard result.status == 0 else { return }
             let lines = result.standardOutput.split(separator: "\n")

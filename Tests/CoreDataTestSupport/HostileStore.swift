@@ -40,11 +40,18 @@ public struct HostileStore: Sendable, CustomStringConvertible {
     public var expectation: Expectation
     /// Commands not run on this variant because of a known bug another change fixes, with the bug named.
     public var knownBugs: [HostileCommand: String] = [:]
+    /// Commands that must refuse on this variant although it opens, each with text its message must contain (a
+    /// query through a broken reference, an insert past the largest primary key).
+    public var refusals: [HostileCommand: String] = [:]
+    /// The variant holds a hot journal: each command rolls it back on opening (a change to the files, expected),
+    /// says so in one `coredata: note:` line containing this text, then answers as ``expectation`` says.
+    public var recoversJournal: String?
 
     public var description: String { name }
 
     public init(name: String, folder: URL, storeName: String, entity: String, attribute: String, keys: String,
-                expectation: Expectation, knownBugs: [HostileCommand: String] = [:]) {
+                expectation: Expectation, knownBugs: [HostileCommand: String] = [:],
+                refusals: [HostileCommand: String] = [:], recoversJournal: String? = nil) {
         self.name = name
         self.folder = folder
         self.storeName = storeName
@@ -53,5 +60,7 @@ public struct HostileStore: Sendable, CustomStringConvertible {
         self.keys = keys
         self.expectation = expectation
         self.knownBugs = knownBugs
+        self.refusals = refusals
+        self.recoversJournal = recoversJournal
     }
 }

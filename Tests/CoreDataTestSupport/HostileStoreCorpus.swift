@@ -42,23 +42,26 @@ public struct HostileStoreCorpus {
     /// A new variant folder holding a copy of the Library sample, changed by `change` (given the store's path).
     mutating func library(_ name: String, entity: String = "Author", attribute: String = "name",
                           keys: String = "name,books.isbn", expectation: HostileStore.Expectation,
-                          knownBugs: [HostileCommand: String] = [:], _ change: (String) throws -> Void) throws {
+                          knownBugs: [HostileCommand: String] = [:], refusals: [HostileCommand: String] = [:],
+                          recoversJournal: String? = nil, _ change: (String) throws -> Void) throws {
         let folder = try newFolder(name)
         let store = folder.appendingPathComponent("Library.sqlite")
         try FileManager.default.copyItem(at: Self.library, to: store)
         try change(store.path)
         stores.append(HostileStore(name: name, folder: folder, storeName: "Library.sqlite", entity: entity,
-                                   attribute: attribute, keys: keys, expectation: expectation, knownBugs: knownBugs))
+                                   attribute: attribute, keys: keys, expectation: expectation, knownBugs: knownBugs,
+                                   refusals: refusals, recoversJournal: recoversJournal))
     }
 
     /// A new variant folder whose content `build` makes from nothing (given the folder and the store's path).
     mutating func custom(_ name: String, storeName: String = "Store.sqlite", entity: String, attribute: String,
                          keys: String, expectation: HostileStore.Expectation, knownBugs: [HostileCommand: String] = [:],
-                         _ build: (URL, String) throws -> Void) throws {
+                         recoversJournal: String? = nil, _ build: (URL, String) throws -> Void) throws {
         let folder = try newFolder(name)
         try build(folder, folder.appendingPathComponent(storeName).path)
         stores.append(HostileStore(name: name, folder: folder, storeName: storeName, entity: entity,
-                                   attribute: attribute, keys: keys, expectation: expectation, knownBugs: knownBugs))
+                                   attribute: attribute, keys: keys, expectation: expectation, knownBugs: knownBugs,
+                                   recoversJournal: recoversJournal))
     }
 
     private func newFolder(_ name: String) throws -> URL {

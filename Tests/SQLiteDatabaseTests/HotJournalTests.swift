@@ -47,6 +47,24 @@ struct HotJournalTests {
         #expect(try Connection(path: copy, mode: .readOnly).recoveredJournal == nil)
     }
 
+    @Test func aJournalWithNoValidRollbackDataIsRemovedWithoutChangingTheFile() throws {
+        let copy = try Self.makeInterruptedCopy()
+        try Connection(path: copy, mode: .readWrite).execute(sql: "SELECT 1")  // applies the real journal
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        var noise = [UInt8](repeating: 0, count: 4096)
+        for index in noise.indices { noise[index] = UInt8(truncatingIfNeeded: index &* 131 &+ 7) }
+        try Data(noise).write(to: URL(fileURLWithPath: copy + "-journal"))
+        let reader = try Connection(path: copy, mode: .readOnly)
+        #expect(reader.journalRecovery == JournalRecovery(journal: copy + "-journal", restoredPages: false))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+        #expect(try reader.integer("SELECT count(*) FROM t") == 50)
+    }
+
+    @Test func aRealRollbackSaysItRestoredPages() throws {
+        let copy = try Self.makeInterruptedCopy()
+        #expect(try Connection(path: copy, mode: .readOnly).journalRecovery?.restoredPages == true)
+    }
+
     @Test func aReadWriteOpenSaysItRecovered() throws {
         let copy = try Self.makeInterruptedCopy()
         let connection = try Connection(path: copy, mode: .readWrite)

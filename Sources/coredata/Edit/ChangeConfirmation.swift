@@ -22,6 +22,7 @@ enum ChangeConfirmation {
                                      yes: Bool) throws -> Int {
         guard !yes else { return Int.max }
         let session = try StoreSession(storePath: store, modelPath: model, readOnly: true)
+        StoreNotes.report(session.recoveryNote)
         let request = try session.objectRequest(entityName: entity, predicate: predicate)
         let count = try session.context.performAndWait { try session.context.count(for: request) }
         try confirm(count, action, yes: false)
