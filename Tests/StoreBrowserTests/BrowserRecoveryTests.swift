@@ -33,4 +33,16 @@ struct BrowserRecoveryTests {
         #expect(!FileManager.default.fileExists(atPath: browser.storePath + "-journal"))
         #expect(try Connection(path: browser.storePath, mode: .readOnly).tableExists("ZJUNK") == false)
     }
+
+    /// Apple's Core Data opens a store that records persistent history read-only when history tracking is off;
+    /// `--edit` does the same here and says why, instead of refusing to open.
+    @Test func editingAStoreThatRecordsHistoryOpensItReadOnlyAndSaysWhy() throws {
+        let browser = try BrowserHarness(sample: "Recipes", edit: true) { path in
+            try Connection(path: path, mode: .readWrite).execute(
+                sql: "CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY); CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY)")
+        }
+        #expect(!browser.session.isEditable)
+        #expect(browser.app.message?.contains("records persistent history") == true, "\(browser.app.message ?? "no message")")
+        #expect(browser.app.message?.contains("opened read-only") == true)
+    }
 }

@@ -69,6 +69,7 @@ public final class StoreBrowserApp: TerminalApp {
         editor.completer = { [weak self] line, word in self?.completions(line: line, word: word) ?? [] }
         startCounting(location.table)
         if let note = session.store.recoveryNote { show(note) }
+        if let refusal = session.editRefusal { show(refusal) }
     }
 
     /// The table on screen.

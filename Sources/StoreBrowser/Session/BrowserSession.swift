@@ -14,6 +14,9 @@ public final class BrowserSession {
     public private(set) var store: StoreSession
     /// Whether edits are allowed (the store is opened read-write).
     public private(set) var isEditable: Bool
+    /// Why editing was asked for but the store opened read-only (it records persistent history, say), for the
+    /// message line; nil otherwise.
+    public let editRefusal: String?
     /// Rows per entity, subentities included, once the background counter has them.
     public private(set) var entityCounts: [String: Int] = [:]
     let counter: BackgroundCounter
@@ -22,9 +25,17 @@ public final class BrowserSession {
 
     public init(options: BrowserOptions) throws {
         self.options = options
-        self.store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath,
-                                      readOnly: !options.allowsEditing)
-        self.isEditable = options.allowsEditing
+        do {
+            self.store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath,
+                                          readOnly: !options.allowsEditing)
+            self.isEditable = options.allowsEditing
+            self.editRefusal = nil
+        } catch let error as StoreAccessError where error.refusesWriting {
+            // As Apple's Core Data does with such a store: still readable, forced read-only.
+            self.store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath, readOnly: true)
+            self.isEditable = false
+            self.editRefusal = error.message.replacingOccurrences(of: ": it cannot be edited", with: ": opened read-only")
+        }
         self.counter = try BackgroundCounter(storePath: options.storePath, model: store.model)
         self.watcher = try? StoreChangeWatcher(storePath: options.storePath)
         configureContext()

@@ -4,9 +4,13 @@ import TerminalText
 /// was wrong and where, already sanitised for the terminal.
 public struct StoreAccessError: Error, CustomStringConvertible, Equatable {
     public var message: String
+    /// The store can be read but must not be written (it records persistent history, for example): a browser
+    /// asked to edit it opens it read-only instead and says why.
+    public var refusesWriting: Bool
 
-    public init(_ message: String) {
+    public init(_ message: String, refusesWriting: Bool = false) {
         self.message = TerminalSanitizer.sanitize(message, layout: .multiLine)
+        self.refusesWriting = refusesWriting
     }
 
     public var description: String { message }
