@@ -165,9 +165,15 @@ extension NSSQLiteStore {
     /// Foundation's file errors on Linux print as "Error Domain=NSCocoaErrorDomain Code=512 "(null)"": the POSIX
     /// error underneath says what happened.
     static func fileSystemReason(_ error: any Error) -> String {
+        if let posix = error as? POSIXError {
+            return describe(errno: posix.code.rawValue)
+        }
         let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
         guard let posix = underlying, posix.domain == NSPOSIXErrorDomain else { return "\(error)" }
-        let code = Int32(posix.code)
+        return describe(errno: Int32(posix.code))
+    }
+
+    private static func describe(errno code: Int32) -> String {
         let name = [ENOSPC: "ENOSPC: the disk is full", EFBIG: "EFBIG: a file size limit", EDQUOT: "EDQUOT: the disk quota is exhausted",
                     EACCES: "EACCES", EROFS: "EROFS: a read-only file system"][code]
         return String(cString: strerror(code)) + (name.map { " (\($0))" } ?? " (errno \(code))")
@@ -306,7 +312,8 @@ extension NSSQLiteStore {
             let file = directory.appendingPathComponent(name)
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try data.write(to: file, options: .atomic)
+                // Flushed before the row naming it commits: a power cut never leaves a row without its whole file.
+                try DurableFile.write(data, to: file)
             } catch {
                 throw CoreDataError(.persistentStoreSave, "\(url.path): cannot write the external data file of \(attribute.entity?.name ?? "?").\(attribute.name) "
                                     + "(\(data.count) bytes) to \(file.path): \(Self.fileSystemReason(error))", underlyingError: error)
