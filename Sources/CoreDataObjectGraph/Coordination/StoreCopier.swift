@@ -18,35 +18,62 @@ struct StoreCopier {
         }
         let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         reader.persistentStoreCoordinator = source
+        // Read on the reader's queue into plain records, then write them on the writer's: each context is used on its
+        // own queue only.
+        let records = try reader.performAndWait { try readRecords(of: entities, in: reader) }
         let writer = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         writer.persistentStoreCoordinator = destination
-        try reader.performAndWait {
-            try writer.performAndWait {
-                var copies: [NSManagedObjectID: NSManagedObject] = [:]
-                var originals: [NSManagedObject] = []
-                for entity in entities {
-                    let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
-                    request.includesSubentities = false
-                    request.returnsObjectsAsFaults = false
-                    request.includesPendingChanges = false
-                    for original in try reader.fetch(request) {
-                        let copy = NSEntityDescription.insertNewObject(forEntityName: entity.name, into: writer)
-                        for attribute in entity.attributesByName.values where Self.isCopied(attribute) {
-                            copy.setValue(original.value(forKey: attribute.name), forKey: attribute.name)
+        try writer.performAndWait {
+            var copies: [NSManagedObjectID: NSManagedObject] = [:]
+            copies.reserveCapacity(records.count)
+            for record in records {
+                let copy = NSEntityDescription.insertNewObject(forEntityName: record.entity.name, into: writer)
+                for (name, value) in record.attributes { copy.setValue(value, forKey: name) }
+                copies[record.id] = copy
+            }
+            for record in records {
+                guard let copy = copies[record.id] else { continue }
+                for (relationship, targets) in record.relationships {
+                    try link(copy, relationship, to: targets, copies: copies, from: record.id)
+                }
+            }
+            try writer.save()
+        }
+    }
+
+    /// One object as read from the source: its ID, stored attribute values, and the IDs each relationship set from its
+    /// side leads to, in order.
+    private struct Record {
+        var id: NSManagedObjectID
+        var entity: NSEntityDescription
+        var attributes: [(String, Any?)]
+        var relationships: [(NSRelationshipDescription, [NSManagedObjectID])]
+    }
+
+    private func readRecords(of entities: [NSEntityDescription], in reader: NSManagedObjectContext) throws -> [Record] {
+        var records: [Record] = []
+        for entity in entities {
+            let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+            request.includesSubentities = false
+            request.returnsObjectsAsFaults = false
+            request.includesPendingChanges = false
+            let attributes = entity.attributesByName.values.filter(Self.isCopied).map(\.name).sorted()
+            let relationships = entity.relationshipsByName.values.filter(Self.isSetFromThisSide).sorted { $0.name < $1.name }
+            for original in try reader.fetch(request) {
+                records.append(Record(
+                    id: original.objectID, entity: entity,
+                    attributes: attributes.map { ($0, original.value(forKey: $0)) },
+                    relationships: relationships.map { relationship in
+                        if !relationship.isToMany {
+                            return (relationship, (original.value(forKey: relationship.name) as? NSManagedObject).map { [$0.objectID] } ?? [])
                         }
-                        copies[original.objectID] = copy
-                        originals.append(original)
-                    }
-                }
-                for original in originals {
-                    guard let copy = copies[original.objectID] else { continue }
-                    for relationship in original.entity.relationshipsByName.values where Self.isSetFromThisSide(relationship) {
-                        try copyRelationship(relationship, of: original, to: copy, copies: copies)
-                    }
-                }
-                try writer.save()
+                        let targets = relationship.isOrdered ? original.mutableOrderedSetValue(forKey: relationship.name).allObjects
+                            : original.mutableSetValue(forKey: relationship.name).allObjects
+                        return (relationship, targets.map(\.objectID))
+                    }))
             }
         }
+        return records
     }
 
     /// Stored attributes only: transient ones are not in the store, and derived ones are computed by it.
@@ -65,30 +92,24 @@ struct StoreCopier {
         return true
     }
 
-    private func copyRelationship(_ relationship: NSRelationshipDescription, of original: NSManagedObject, to copy: NSManagedObject,
-                                  copies: [NSManagedObjectID: NSManagedObject]) throws {
-        func counterpart(_ object: NSManagedObject) throws -> NSManagedObject {
-            guard let found = copies[object.objectID] else {
+    private func link(_ copy: NSManagedObject, _ relationship: NSRelationshipDescription, to targets: [NSManagedObjectID],
+                      copies: [NSManagedObjectID: NSManagedObject], from source: NSManagedObjectID) throws {
+        let counterparts = try targets.map { target -> NSManagedObject in
+            guard let found = copies[target] else {
                 throw CoreDataError(.persistentStoreOperation,
-                                    "\(original.entity.name) \(original.objectID.uriRepresentation().absoluteString): relationship "
-                                        + "\(relationship.name) leads to \(object.objectID.uriRepresentation().absoluteString), which is not in "
-                                        + "the store being migrated")
+                                    "\(source.uriRepresentation().absoluteString): relationship \(relationship.name) leads to "
+                                        + "\(target.uriRepresentation().absoluteString), which is not in the store being migrated")
             }
             return found
         }
         if !relationship.isToMany {
-            guard let target = original.value(forKey: relationship.name) as? NSManagedObject else { return }
-            copy.setValue(try counterpart(target), forKey: relationship.name)
+            if let target = counterparts.first { copy.setValue(target, forKey: relationship.name) }
         } else if relationship.isOrdered {
-            let targets = copy.mutableOrderedSetValue(forKey: relationship.name)
-            for target in original.mutableOrderedSetValue(forKey: relationship.name).allObjects {
-                targets.add(try counterpart(target))
-            }
+            let set = copy.mutableOrderedSetValue(forKey: relationship.name)
+            for target in counterparts { set.add(target) }
         } else {
-            let targets = copy.mutableSetValue(forKey: relationship.name)
-            for target in original.mutableSetValue(forKey: relationship.name).allObjects {
-                targets.add(try counterpart(target))
-            }
+            let set = copy.mutableSetValue(forKey: relationship.name)
+            for target in counterparts { set.add(target) }
         }
     }
 }
