@@ -6,7 +6,7 @@ import Synchronization
 /// statistics, and it serialises every store request under one lock.
 public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     public let managedObjectModel: NSManagedObjectModel
-    public private(set) var persistentStores: [NSPersistentStore] = []
+    public internal(set) var persistentStores: [NSPersistentStore] = []
     /// What this coordinator's stores and contexts have done (fetches, faults, cache hits, …).
     public let statistics = CoreDataStatistics()
     let rowCache: RowCache
@@ -28,32 +28,50 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
 
     public static var registeredStoreTypes: [String: NSPersistentStore.Type] { registry.withLock { $0 } }
 
-    /// Opens a store of `storeType` at `url` and adds it. Throws when the type is unknown, the file cannot be opened,
-    /// or its version hashes do not match the model (`.persistentStoreIncompatibleVersionHash`).
+    /// The store class registered for `storeType`, or an error naming the type and the known ones.
+    static func storeClass(for storeType: String) throws -> NSPersistentStore.Type {
+        if let storeClass = registry.withLock({ $0[storeType] }) { return storeClass }
+        if let name = unimplementedStoreTypes[storeType] {
+            throw CoreDataError(.persistentStoreInvalidType,
+                                "\(name) stores (type \"\(storeType)\") are not implemented yet; only \(NSSQLiteStoreType) stores are")
+        }
+        throw CoreDataError(.persistentStoreInvalidType, "unknown store type \"\(storeType)\"; known: \(registeredStoreTypes.keys.sorted().joined(separator: ", "))")
+    }
+
+    /// Opens the store of `storeType` at `url` and adds it, creating it (and its directory) with the model's layout and
+    /// metadata when no file is there, as Apple's coordinator does; a store added read-only is never created. Throws
+    /// when the type is unknown, the file cannot be opened or created, the store is already added, or its version
+    /// hashes do not match the model (`.persistentStoreIncompatibleVersionHash`).
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName: String? = nil, at url: URL?,
                                    options: [String: Any]? = nil) throws -> NSPersistentStore {
-        guard let storeClass = Self.registry.withLock({ $0[storeType] }) else {
-            if let name = unimplementedStoreTypes[storeType] {
-                throw CoreDataError(.persistentStoreInvalidType,
-                                    "\(name) stores (type \"\(storeType)\") are not implemented yet; only \(NSSQLiteStoreType) stores are")
-            }
-            throw CoreDataError(.persistentStoreInvalidType, "unknown store type \"\(storeType)\"; known: \(Self.registeredStoreTypes.keys.sorted().joined(separator: ", "))")
+        let storeClass = try Self.storeClass(for: storeType)
+        if let url, persistentStore(for: url) != nil {
+            throw CoreDataError(.persistentStoreOpen, "\(url.path): this store is already added to the coordinator; a store is added once")
         }
         let store = storeClass.init(coordinator: self, configurationName: configurationName, url: url, options: options ?? [:])
         try withLock { try store.load() }
+        store.hasUnsavedMetadata = false
         lock.withLock { persistentStores.append(store) }
+        store.didAdd(to: self)
         return store
     }
 
-    /// Closes a store; its objects become inaccessible.
+    /// Removes a store from the coordinator and closes it; its objects become inaccessible. Throws when the store is
+    /// not one of this coordinator's.
     public func remove(_ store: NSPersistentStore) throws {
-        lock.withLock {
+        try lock.withLock {
+            guard persistentStores.contains(where: { $0 === store }) else {
+                throw CoreDataError(.persistentStoreOperation,
+                                    "\(store.url?.path ?? "the store"): not a store of this coordinator, so it cannot be removed")
+            }
+            store.willRemove(from: self)
             persistentStores.removeAll { $0 === store }
             rowCache.removeAll()
         }
     }
 
+    /// The store added at `url` (compared as standardised file URLs), or nil.
     public func persistentStore(for url: URL) -> NSPersistentStore? {
         lock.withLock { persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL } }
     }

@@ -9,14 +9,18 @@ open class NSPersistentStore: @unchecked Sendable {
     /// The store type Core Data's metadata records (`"SQLite"`, `"XML"`, `"Binary"`, `"InMemory"`).
     open class var storeType: String { "" }
 
-    public let url: URL?
+    /// Where the store lives; `NSPersistentStoreCoordinator.setURL(_:for:)` moves it.
+    public internal(set) var url: URL?
     public let configurationName: String?
     public let options: [String: Any]
     public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// The store's UUID (`NSStoreUUID`), the host part of its object IDs' URIs.
     public internal(set) var identifier: String = UUID().uuidString
-    /// The store's metadata (`NSStoreType`, `NSStoreModelVersionHashes`, app keys, …).
+    /// The store's metadata (`NSStoreType`, `NSStoreUUID`, `NSStoreModelVersionHashes`, app keys, …).
+    /// `NSPersistentStoreCoordinator.setMetadata(_:for:)` changes it; the next save writes it to the file.
     public internal(set) var metadata: [String: Any] = [:]
+    /// Whether `metadata` holds changes the file does not have yet (written by the next save, as Apple's).
+    var hasUnsavedMetadata = false
 
     public var type: String { Self.storeType }
 
@@ -33,6 +37,50 @@ open class NSPersistentStore: @unchecked Sendable {
 
     /// Opens the store's file and reads its metadata; called once by the coordinator when the store is added.
     open func load() throws {}
+
+    /// Called after the coordinator added the store (Apple's hook; does nothing by default).
+    open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
+
+    /// Called before the coordinator removes the store, to release what it holds (the SQLite store closes its file).
+    open func willRemove(from coordinator: NSPersistentStoreCoordinator?) {}
+
+    /// The metadata of the store of this class at `url`, read without a coordinator. Store classes override it;
+    /// the base class has no file format and throws.
+    open class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
+        throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(url.path): \(self) cannot read store metadata")
+    }
+
+    /// Replaces the metadata of the store of this class at `url` without a coordinator. Store classes override it.
+    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
+        throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(url.path): \(self) cannot write store metadata")
+    }
+
+    /// Removes the store of this class at `url` and everything the store keeps beside it
+    /// (`NSPersistentStoreCoordinator.destroyPersistentStore(at:ofType:options:)`). The base class removes the file.
+    class func destroyStore(at url: URL, options: [String: Any]) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw CoreDataError(.persistentStoreOperation, "\(url.path): cannot be removed (\(error))", underlyingError: error)
+        }
+    }
+
+    /// Replaces the store at `destination` with a copy of the one at `source`
+    /// (`NSPersistentStoreCoordinator.replacePersistentStore(at:…)`). The base class copies the file.
+    class func replaceStore(at destination: URL, withStoreFrom source: URL, options: [String: Any]) throws {
+        guard FileManager.default.fileExists(atPath: source.path) else {
+            throw CoreDataError(.persistentStoreOpen, "\(source.path): no such file; there is no store to copy")
+        }
+        do {
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
+            try FileManager.default.copyItem(at: source, to: destination)
+        } catch {
+            throw CoreDataError(.persistentStoreOperation, "\(destination.path): cannot be replaced with \(source.path) (\(error))",
+                                underlyingError: error)
+        }
+    }
 }
 
 /// Opens a store read-only: saves are refused and the file is never written.

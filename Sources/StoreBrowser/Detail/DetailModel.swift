@@ -98,8 +98,7 @@ public final class DetailModel {
                 let value = try ValueParsing.value(text, for: attribute, entity: entity.name)
                 record("Edit \(field.key)") { object.setValue(value, forKey: field.key) }
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
-                let id = try ValueParsing.objectID(text, for: relationship, model: session.model,
-                                                   storeIdentifier: session.storeIdentifier)
+                let id = try ValueParsing.objectID(text, for: relationship, in: session)
                 let destination = try id.map { try child.existingObject(with: $0) }
                 record("Set \(field.key)") { object.setValue(destination, forKey: field.key) }
             default:

@@ -72,7 +72,7 @@ public enum ValueParsing {
     /// The destination of a to-one relationship written as `pN` or an object URI (`x-coredata://…/Entity/pN`),
     /// loaded in the session's context; nil for `NULL`.
     public static func object(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObject? {
-        guard let id = try objectID(text, for: relationship, model: session.model, storeIdentifier: session.storeIdentifier) else {
+        guard let id = try objectID(text, for: relationship, in: session) else {
             return nil
         }
         do {
@@ -82,28 +82,32 @@ public enum ValueParsing {
         }
     }
 
-    /// The object ID written as `pN` or as an object URI, checked against the relationship's destination; nil for
-    /// `NULL`.
-    public static func objectID(_ text: String, for relationship: NSRelationshipDescription, model: NSManagedObjectModel,
-                                storeIdentifier: String) throws -> NSManagedObjectID? {
+    /// The object ID written as `pN`, or as an object URI of the session's store (read by the library's
+    /// `NSPersistentStoreCoordinator.objectID(forURIRepresentation:)`), checked against the relationship's destination;
+    /// nil for `NULL`.
+    public static func objectID(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObjectID? {
         if text == "NULL" || text.isEmpty { return nil }
         guard let destination = relationship.destinationEntity else {
             throw StoreAccessError("\(relationship.name) has no destination entity")
         }
-        var entity = destination
-        var keyText = text
-        if text.hasPrefix("x-coredata://"), let url = URL(string: text) {
-            let parts = url.pathComponents.filter { $0 != "/" }
-            guard parts.count == 2, let named = model.entitiesByName[parts[0]] else {
-                throw StoreAccessError("\"\(text)\" is not an object URI of this store")
+        let expected = "\(relationship.name) takes an object of \(destination.name): pN or x-coredata://…/\(destination.name)/pN"
+        if text.hasPrefix("x-coredata:") {
+            guard let url = URL(string: text) else { throw StoreAccessError("\(expected), not \"\(text)\"") }
+            let id: NSManagedObjectID
+            do {
+                id = try session.coordinator.objectID(forURIRepresentation: url)
+            } catch let error as CoreDataError {
+                throw StoreAccessError("\(relationship.name): \(error.message)")
             }
-            entity = named
-            keyText = parts[1]
+            guard id.entity.isKind(of: destination) else {
+                throw StoreAccessError("\(expected); \"\(text)\" names a \(id.entity.name)")
+            }
+            return id
         }
-        guard keyText.hasPrefix("p"), let key = Int64(keyText.dropFirst()), key > 0, entity.isKind(of: destination) else {
-            throw StoreAccessError("\(relationship.name) takes an object of \(destination.name): pN or x-coredata://…/\(destination.name)/pN, not \"\(text)\"")
+        guard text.hasPrefix("p"), let key = Int64(text.dropFirst()), key > 0 else {
+            throw StoreAccessError("\(expected), not \"\(text)\"")
         }
-        return NSManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: key)
+        return NSManagedObjectID(entity: destination, storeIdentifier: session.storeIdentifier, primaryKey: key)
     }
 
     /// Applies assignments to an object, checking every key against the entity first.

@@ -128,6 +128,7 @@ extension NSSQLiteStore {
                 }
                 try writeRelationshipChanges(request.inserted, writer: writer, resolve: resolve)
                 try writeRelationshipChanges(request.updated, writer: writer, resolve: resolve)
+                try writePendingMetadata()
             }
         } catch {
             for file in writtenFiles { try? FileManager.default.removeItem(at: file) }
@@ -146,6 +147,7 @@ extension NSSQLiteStore {
             throw error
         }
         removeReplacedExternalFiles(replacedFiles)
+        didWritePendingMetadata()
         return outcome
     }
 

@@ -38,6 +38,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         model = coordinator.managedObjectModel
         saveStatements.removeAll()
         fetchStatements.removeAll()
+        // Adding a store where no file exists creates it, as Apple's coordinator does.
+        try createFileIfMissing(at: url)
         do {
             file = try SQLiteStoreFile(path: url.path, mode: isReadOnly ? .readOnly : .readWrite,
                                        busyTimeout: .milliseconds(Int64((options[NSPersistentStoreTimeoutOption] as? Double ?? 5) * 1000)))
@@ -65,9 +67,11 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// unless `NSIgnorePersistentStoreVersioningOption` is set.
     private func checkVersionHashes(url: URL) throws {
         if (options[NSIgnorePersistentStoreVersioningOption] as? Bool) == true { return }
-        let stored = file.metadata.versionHashes
         let mine = Dictionary(model.entities(forConfigurationName: configurationName).map { ($0.name, $0.versionHash) },
                               uniquingKeysWith: { first, _ in first })
+        // A store added for a named configuration answers for that configuration's entities only (Apple's
+        // `isConfiguration(withName:compatibleWithStoreMetadata:)`): hashes of the model's other entities may be there.
+        let stored = configurationName == nil ? file.metadata.versionHashes : file.metadata.versionHashes.filter { mine[$0.key] != nil }
         guard stored != mine else { return }
         let differing = Set(stored.keys).union(mine.keys).filter { stored[$0] != mine[$0] }.sorted()
         throw CoreDataError(
@@ -87,6 +91,31 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     func entity(number: Int) -> NSEntityDescription? { entitiesByNumber[number] }
+
+    // MARK: Lifecycle (NSSQLiteStore+Lifecycle.swift; overrides must be declared in the class itself)
+
+    public override func willRemove(from coordinator: NSPersistentStoreCoordinator?) { closeFile() }
+
+    public override class func metadataForPersistentStore(with url: URL) throws -> [String: Any] { try readMetadata(at: url) }
+
+    public override class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
+        try writeMetadata(metadata, at: url)
+    }
+
+    override class func destroyStore(at url: URL, options: [String: Any]) throws { try destroyFiles(at: url) }
+
+    override class func replaceStore(at destination: URL, withStoreFrom source: URL, options: [String: Any]) throws {
+        try copyStore(to: destination, from: source)
+    }
+
+    /// Closes the store's connection (after it is removed from its coordinator or moved): prepared statements go
+    /// first, then the file handle.
+    func closeFile() {
+        saveStatements.removeAll()
+        fetchStatements.removeAll()
+        selectPlans.removeAll()
+        file = nil
+    }
 
     // MARK: Select plans
 

@@ -1,0 +1,179 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+
+/// A store's life beyond adding it: metadata with and without a coordinator, moving, destroying and replacing store
+/// files, and migrating a store to another location (and, as more store types come, another type).
+extension NSPersistentStoreCoordinator {
+    // MARK: Metadata
+
+    /// The metadata of the store of `storeType` at `url`, read without adding the store (Apple's class method): the
+    /// store type, UUID, model version hashes and the app's own keys.
+    public static func metadataForPersistentStore(ofType storeType: String, at url: URL,
+                                                  options: [String: Any]? = nil) throws -> [String: Any] {
+        try storeClass(for: storeType).metadataForPersistentStore(with: url)
+    }
+
+    /// Replaces the metadata of the store of `storeType` at `url` without adding the store, writing the file at once.
+    /// `NSStoreType` is always set, and `NSStoreUUID` kept unless `metadata` names one.
+    public static func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL,
+                                   options: [String: Any]? = nil) throws {
+        try storeClass(for: storeType).setMetadata(metadata, forPersistentStoreAt: url)
+    }
+
+    /// The metadata of `store`: what its file holds, with any change made by `setMetadata(_:for:)` and not saved yet.
+    public func metadata(for store: NSPersistentStore) -> [String: Any] {
+        withLock { store.metadata }
+    }
+
+    /// Replaces the metadata of `store`. As Apple's, `NSStoreType` is always added and `NSStoreUUID` kept unless
+    /// `metadata` sets it, and the file changes only when the store is next saved (a context save that writes to it).
+    public func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
+        withLock {
+            store.metadata = StoreMetadataValues.completed(metadata, storeType: store.type, current: store.metadata)
+            store.hasUnsavedMetadata = true
+        }
+    }
+
+    // MARK: Location
+
+    /// Moves `store` to the store file at `url`: the store closes its file and opens the one there, which must exist
+    /// (Apple's contract for stores that are not atomic: no store is created). Returns false, leaving the store where
+    /// it was, when `store` is not this coordinator's or the file at `url` cannot be opened as this store.
+    public func setURL(_ url: URL, for store: NSPersistentStore) -> Bool {
+        withLock {
+            guard persistentStores.contains(where: { $0 === store }), FileManager.default.fileExists(atPath: url.path) else { return false }
+            let previous = store.url
+            store.willRemove(from: self)
+            store.url = url
+            rowCache.removeAll()
+            do {
+                try store.load()
+                store.hasUnsavedMetadata = false
+                return true
+            } catch {
+                store.url = previous
+                try? store.load()
+                return false
+            }
+        }
+    }
+
+    // MARK: Destroying and replacing
+
+    /// Removes the store of `storeType` at `url` from the disk with everything kept beside it (for SQLite: the `-wal`,
+    /// `-shm` and `-journal` files and the external data folder). A store of this coordinator at `url` is removed
+    /// from it first. Nothing at `url` is not an error; a file that is not a store of that type is refused.
+    public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [String: Any]? = nil) throws {
+        let storeClass = try Self.storeClass(for: storeType)
+        if let store = persistentStore(for: url) { try remove(store) }
+        try storeClass.destroyStore(at: url, options: options ?? [:])
+    }
+
+    /// Replaces the store at `destinationURL` with a copy of the store at `sourceURL`, both of `storeType`; the
+    /// destination need not exist ("replacing emptiness" makes a copy). A store of this coordinator at the destination
+    /// is closed during the copy and opened again on the new file.
+    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [String: Any]? = nil,
+                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [String: Any]? = nil,
+                                       ofType storeType: String) throws {
+        let storeClass = try Self.storeClass(for: storeType)
+        guard sourceURL.standardizedFileURL != destinationURL.standardizedFileURL else {
+            throw CoreDataError(.persistentStoreOperation, "\(sourceURL.path): a store cannot replace itself")
+        }
+        try withLock {
+            let open = persistentStore(for: destinationURL)
+            open?.willRemove(from: self)
+            defer {
+                if let open {
+                    rowCache.removeAll()
+                    try? open.load()
+                }
+            }
+            try storeClass.replaceStore(at: destinationURL, withStoreFrom: sourceURL, options: sourceOptions ?? [:])
+        }
+    }
+
+    // MARK: Migration
+
+    /// Writes every object of `store` (attributes, relationships with their order) and its metadata to a new store of
+    /// `storeType` at `url`, adds that store, removes `store` from the coordinator and returns the new store. The old
+    /// store's file stays as it was. Nothing may exist at `url`; on failure the new file is removed and the
+    /// coordinator keeps `store`. The new store gets its own UUID: its objects' primary keys are new, so an old
+    /// object URI must not name one of them.
+    @discardableResult
+    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [String: Any]? = nil,
+                                       withType storeType: String) throws -> NSPersistentStore {
+        let destinationClass = try Self.storeClass(for: storeType)
+        guard persistentStores.contains(where: { $0 === store }) else {
+            throw CoreDataError(.persistentStoreOperation, "\(store.url?.path ?? "the store"): not a store of this coordinator, so it cannot be migrated")
+        }
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw CoreDataError(.persistentStoreOperation,
+                                "\(url.path): a file already exists there; migration writes a new store and never overwrites one "
+                                    + "(destroyPersistentStore(at:ofType:options:) removes it)")
+        }
+        // The copy is built on a coordinator of its own, so a failure leaves this one exactly as it was.
+        let scratch = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
+        let destination = try scratch.addPersistentStore(ofType: storeType, configurationName: store.configurationName, at: url, options: options)
+        do {
+            try StoreCopier(source: self, sourceStore: store, destination: scratch).copyObjects()
+            // The app's keys come along; what describes the file and its model is the new store's own.
+            var metadata = destination.metadata
+            for (key, value) in store.metadata where !StoreMetadataValues.storeDescribingKeys.contains(key) {
+                metadata[key] = value
+            }
+            let complete = StoreMetadataValues.completed(metadata, storeType: storeType, current: destination.metadata)
+            try scratch.remove(destination)
+            try destinationClass.setMetadata(complete, forPersistentStoreAt: url)
+        } catch {
+            try? scratch.remove(destination)
+            try? destinationClass.destroyStore(at: url, options: [:])
+            throw error
+        }
+        let added = try addPersistentStore(ofType: storeType, configurationName: store.configurationName, at: url, options: options)
+        try remove(store)
+        return added
+    }
+}
+
+/// Apple's Swift store types (`NSPersistentStore.StoreType`), for the typed spellings of the coordinator's methods.
+extension NSPersistentStore {
+    public struct StoreType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let sqlite = StoreType(rawValue: NSSQLiteStoreType)
+        public static let binary = StoreType(rawValue: NSBinaryStoreType)
+        public static let inMemory = StoreType(rawValue: NSInMemoryStoreType)
+        public static let xml = StoreType(rawValue: NSXMLStoreType)
+    }
+}
+
+extension NSPersistentStoreCoordinator {
+    /// `addPersistentStore(ofType:configurationName:at:options:)` with a typed store type.
+    @discardableResult
+    public func addPersistentStore(type: NSPersistentStore.StoreType, configuration: String? = nil, at url: URL,
+                                   options: [String: Any]? = nil) throws -> NSPersistentStore {
+        try addPersistentStore(ofType: type.rawValue, configurationName: configuration, at: url, options: options)
+    }
+
+    /// `destroyPersistentStore(at:ofType:options:)` with a typed store type.
+    public func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [String: Any]? = nil) throws {
+        try destroyPersistentStore(at: url, ofType: type.rawValue, options: options)
+    }
+
+    /// `replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:ofType:)` with a typed store type.
+    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [String: Any]? = nil,
+                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [String: Any]? = nil,
+                                       type: NSPersistentStore.StoreType) throws {
+        try replacePersistentStore(at: destinationURL, destinationOptions: destinationOptions, withPersistentStoreFrom: sourceURL,
+                                   sourceOptions: sourceOptions, ofType: type.rawValue)
+    }
+
+    /// `migratePersistentStore(_:to:options:withType:)` with a typed store type.
+    @discardableResult
+    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [String: Any]? = nil,
+                                       type: NSPersistentStore.StoreType) throws -> NSPersistentStore {
+        try migratePersistentStore(store, to: url, options: options, withType: type.rawValue)
+    }
+}

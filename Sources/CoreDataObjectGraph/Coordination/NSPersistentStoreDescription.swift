@@ -1,0 +1,37 @@
+import CoreDataModel
+import Foundation
+
+/// Describes a store to add: its type, location and options (what `NSPersistentContainer.loadPersistentStores`
+/// hands to `addPersistentStore(ofType:configurationName:at:options:)`).
+public final class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
+    public var type: String = NSSQLiteStoreType
+    public var url: URL?
+    public var configuration: String?
+    public var options: [String: Any] = [:]
+    public var isReadOnly: Bool {
+        get { options[NSReadOnlyPersistentStoreOption] as? Bool ?? false }
+        set { options[NSReadOnlyPersistentStoreOption] = newValue }
+    }
+    /// Seconds to wait for another process's lock.
+    public var timeout: TimeInterval {
+        get { options[NSPersistentStoreTimeoutOption] as? Double ?? 5 }
+        set { options[NSPersistentStoreTimeoutOption] = newValue }
+    }
+
+    /// A description of an SQLite store at `url`.
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// A description with no location yet.
+    public init() {}
+
+    /// Sets one option (`nil` removes it), as Apple's `setOption(_:forKey:)`.
+    public func setOption(_ option: Any?, forKey key: String) {
+        options[key] = option
+    }
+
+    public var description: String {
+        "<NSPersistentStoreDescription> (type: \(type), url: \(url?.absoluteString ?? "nil"))"
+    }
+}
