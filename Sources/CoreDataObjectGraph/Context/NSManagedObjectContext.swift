@@ -39,7 +39,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     let registry = ObjectRegistry()
 
     // The change-tracking state below is touched on every change of every object, on the context's queue only:
-    // `@exclusivity(unchecked)` skips the runtime's exclusivity checks, as for `NSManagedObject`'s state.
+    // `@exclusivity(unchecked)`: see `MemorySafety.swift`, invariant 5.
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
     @exclusivity(unchecked) var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.

@@ -2,9 +2,9 @@
 ///
 /// Whoever stores one owes the proof that the object outlives it (see `MemorySafety.swift`, invariants 3 and 4):
 /// interned store identifiers are never freed, and an entity description a slot decoder names is kept alive by the
-/// select plan that holds the decoder. Built on `Unmanaged` rather than an `unowned(unsafe)` optional: Swift 5.x's
-/// -Onone build miscompiled the latter in `SlotDecoder` (a loop over decoders ran past its end); Swift 6.3.1 no
-/// longer does (checked by running the suite in debug with it), but `Unmanaged` states the contract in its type.
+/// select plan that holds the decoder. Built on `Unmanaged`, not an `unowned(unsafe)` optional: with Swift 6.3.1 the
+/// -Onone build still miscompiles such a field in `SlotDecoder` (the test run dies asking for a garbage-sized
+/// allocation), while this form passes.
 struct UnretainedReference<Object: AnyObject> {
     private let reference: Unmanaged<Object>
 
