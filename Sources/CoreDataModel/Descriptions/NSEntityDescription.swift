@@ -119,8 +119,8 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// A number shared by every entity of this entity's inheritance tree and by no live entity of another tree: the
-    /// root's address, computed once (the root is found through weak `superentity` references, about a hundred
-    /// instructions a level) and kept until the model is linked again. It stays the same if the root goes away before
+    /// root's address, computed once (the root is found through weak `superentity` references, slow to follow) and
+    /// kept until the model is linked again. It stays the same if the root goes away before
     /// this entity, so a table keyed by it finds an entry again as long as the entry's entity lives; another tree's
     /// root that reuses the address shares the number, so a match must still be confirmed (by `rootEntity`).
     package var inheritanceTreeToken: UInt {

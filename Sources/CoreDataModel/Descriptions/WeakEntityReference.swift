@@ -2,7 +2,7 @@
 ///
 /// Swift gives an object a side table the first time anything refers to it weakly, and from then on every retain and
 /// release of the object goes through that table (the runtime's slow path). Every managed object ID retains its
-/// entity, so a fetch of half a million rows paid the slow path twice per row (measured: 4% of a fetch's samples).
+/// entity, so a fetch would pay the slow path twice per row.
 /// The back references of a model (a property's entity, a relationship's destination, a superentity) therefore point
 /// weakly at a small stand-in that each entity owns, `EntityReferenceTarget`, and reach the entity through it: the
 /// stand-in goes away with its entity, so the reference reads nil afterwards, as a weak one does.

@@ -20,8 +20,8 @@ extension NSManagedObjectContext {
         default:
             // Objects stay typed as objects: boxing each into `Any` and casting it back cost more than registering it.
             let objects = try fetchManagedObjects(request)
-            // `as! [T]` checks every element at run time (3% of fetching half a million words); `T` is the element
-            // type here, so the array already is a `[T]`.
+            // `as! [T]` checks every element at run time; `T` is the element type here, so the array already is a
+            // `[T]`.
             if T.self == NSManagedObject.self { return unsafeBitCast(objects, to: [T].self) }
             return try objects.map { object in
                 guard let typed = object as? T else { throw Self.resultTypeMismatch(request, object) }

@@ -39,7 +39,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     let registry = ObjectRegistry()
 
     // The change-tracking state below is touched on every change of every object, on the context's queue only:
-    // `@exclusivity(unchecked)` skips the runtime's exclusivity checks, as for `NSManagedObject`'s state.
+    // `@exclusivity(unchecked)`: see `MemorySafety.swift`, invariant 5.
     /// Objects with unsaved changes, held strongly until they are saved or rolled back.
     @exclusivity(unchecked) var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.
@@ -162,7 +162,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
 
     /// A new object, registered, for an ID that no live object holds. `shape` carries the class and slots from one
     /// call to the next: a fetch makes many objects of one entity in a row, and keeping them in the caller's local
-    /// saves retaining and releasing them for every object (about 230 instructions).
+    /// saves retaining and releasing them for every object.
     func makeObject(for objectID: NSManagedObjectID, coordinator: NSPersistentStoreCoordinator, shape: inout ObjectShape?) -> NSManagedObject {
         if shape?.entity != ObjectIdentifier(objectID.entity) {
             let (type, slots) = objectShape(for: objectID.entity, coordinator: coordinator)
@@ -238,8 +238,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// Fills a fault from the row cache, or from the store on a miss. An object whose row is gone becomes
     /// inaccessible: its values read as nil and `faultingError` says why.
     func fulfillFault(for object: NSManagedObject) {
-        // Checked here as well as in `fulfillFaultThrowing`: reading a fetched fault skips the call (measured: 21
-        // instructions a word without this line).
+        // Checked here as well as in `fulfillFaultThrowing`: reading a fetched fault skips the call.
         if fillFromFetchedRow(object) { return }
         do {
             try fulfillFaultThrowing(for: object)

@@ -31,9 +31,9 @@ extension NSManagedObject {
     /// Fills the fault from its context (see `NSManagedObjectContext.fulfillFault(for:)`); nothing without one.
     @inline(__always)
     final func fireFault() {
-        // The context is reached without retaining it (a retain and a release a fault): it is alive while it is named
-        // here (see `contextReference`), and filling a fault runs no code of the caller's that could release it.
-        contextReference?._withUnsafeGuaranteedRef { $0.fulfillFault(for: self) }
+        // The context is reached unretained: it is alive while it is named here, and filling a fault runs no code of
+        // the caller's that could release it.
+        contextReference.withContext { $0.fulfillFault(for: self) }
     }
 
     /// Loads values from a snapshot.

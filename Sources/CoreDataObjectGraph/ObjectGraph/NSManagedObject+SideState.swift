@@ -1,7 +1,7 @@
 extension NSManagedObject {
     /// The part of an object's state that most objects never need, in its own allocation so the object itself stays
-    /// small: a fetch of half a million objects is bound by the memory it touches, and four empty dictionaries and an
-    /// error existential were 40 of an object's bytes and about a hundred instructions to initialise.
+    /// small: a large fetch is bound by the memory it touches, and four empty dictionaries and an error existential
+    /// in every object would cost memory and initialisation for state few objects use.
     final class SideState {
         /// Loaded to-many relationships, by name: destination IDs in order (see `ToManyIDs`).
         var toMany: [String: ToManyIDs] = [:]

@@ -8,10 +8,7 @@ import KeyValueCoding
 /// fulfils it from the row cache or the store. One context holds at most one object per ID.
 /// Managed objects belong to their context's queue and are not `Sendable`; pass `objectID`s between threads.
 open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
-    // `@exclusivity(unchecked)` on the hot state below: an object's state belongs to its context's queue, and no
-    // access to these properties spans a call that could reach them again, so the runtime's exclusivity checks are
-    // skipped for them (each a `swift_beginAccess` of about 76 instructions: four or more per object on every fetch,
-    // about 116 per inserted object, 11% of an insert).
+    // The hot state below skips the runtime's exclusivity checks (`MemorySafety.swift`, invariant 5).
     @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
 
     /// The object's entity (its ID's: one reference fewer to keep per object).
@@ -19,23 +16,18 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
 
     /// The context that registered the object; nil once the context is gone or has reset.
     public final internal(set) var managedObjectContext: NSManagedObjectContext? {
-        get { contextReference?.takeUnretainedValue() }
-        set { contextReference = newValue.map(Unmanaged.passUnretained) }
+        get { contextReference.context }
+        set { contextReference = UnownedContextReference(newValue) }
     }
-    /// The registering context, unretained. Not a `weak` reference: the first weak reference to an object gives it a
-    /// side table, after which every retain and release of it takes the runtime's slow path, and every object of a
-    /// context referring to it weakly cost each fetched object about 300 instructions. Instead the context clears this
-    /// for every object it still lists when it resets or goes away (`NSManagedObjectContext.deinit`), and every
-    /// object that names a context is listed in that context's registry, so it never dangles.
-    @exclusivity(unchecked) final var contextReference: Unmanaged<NSManagedObjectContext>?
+    /// The registering context, unretained (see `UnownedContextReference`).
+    @exclusivity(unchecked) final var contextReference: UnownedContextReference
 
     /// The stored values, slot by slot; nil while the object is a fault.
     @exclusivity(unchecked) var storedValues: [StoredValue]?
     /// The optimistic-locking version the values were read at.
     @exclusivity(unchecked) var snapshotVersion: Int64 = 0
-    /// The values of the row a fetch read for this fault, kept until the fault fires (Core Data ties snapshots to
-    /// objects too); the row's version waits in `snapshotVersion`. Apart from it rather than a whole `Snapshot?` so
-    /// that the object fits a 160-byte allocation instead of a 176-byte one.
+    /// The values of the row a fetch read for this fault, kept until the fault fires; the row's version waits in
+    /// `snapshotVersion` (apart, rather than a whole `Snapshot?`, to keep the object small).
     @exclusivity(unchecked) final var pendingValues: [StoredValue]?
     let slots: PropertySlots
     /// Change tracking (see `NSManagedObject+Changes.swift`): the values as last saved, and what changed since.
@@ -47,35 +39,27 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     @exclusivity(unchecked) final var unpostedStamp = 0
     /// Which of its context's `TrackedObjects` sets hold the object (bits of `TrackedObjects.Membership`).
     @exclusivity(unchecked) final var trackingMarks: UInt8 = 0
-    /// The registry slot the object was filed in (`RegistryBlocks`), or -1 when it was filed in the registry's hash
-    /// table: its removal goes straight there. Set when the object is registered, read by its deinit. (It takes
-    /// padding after `trackingMarks`, so the object stays 160 bytes.)
+    /// The registry slot the object was filed in (`RegistryBlocks`), or -1 for the registry's hash table.
     @exclusivity(unchecked) final var registrySlot: Int32 = -1
     /// The registry that lists the object (its context's), told when the object goes away.
     @exclusivity(unchecked) final var registration: ObjectRegistry?
-    /// State most objects never need (loaded to-many relationships, transient values, prefetched destinations, a
-    /// faulting error), allocated on first use (see `NSManagedObject+SideState.swift`).
+    /// State most objects never need, allocated on first use (see `NSManagedObject+SideState.swift`).
     @exclusivity(unchecked) final var sideState: SideState?
 
     /// Creates an object for `entity` (its ID's), registered in `context` when one is given; contexts create objects
     /// through `object(with:)` and fetches.
-    // The arguments are borrowed (`__shared`), not consumed as an initialiser's are by default: the caller then need not
-    // retain what the object does not keep (the entity and the context), and the object retains what it keeps itself.
+    // Borrowed (`__shared`) arguments: the caller need not retain what the object does not keep.
     public required init(entity: __shared NSEntityDescription, objectID: __shared NSManagedObjectID,
                          context: __shared NSManagedObjectContext?, slots: __shared PropertySlots) {
         assert(entity === objectID.entity, "an object's entity is its ID's")
         self.objectID = objectID
         self.slots = slots
-        contextReference = context.map(Unmanaged.passUnretained)
-        // The caller keeps the context, and the context its registry, alive: both are reached unretained, without
-        // the retain and release of each that binding them cost on every object a fetch makes.
-        contextReference?._withUnsafeGuaranteedRef { context in
-            Unmanaged.passUnretained(context.registry)._withUnsafeGuaranteedRef { $0.insert(self, for: objectID) }
-        }
+        contextReference = UnownedContextReference(context)
+        contextReference.register(self, as: objectID)
     }
 
     deinit {
-        // The registry holds the object unretained; any thread may run this (see `ObjectRegistry`).
+        // Any thread may run this (`MemorySafety.swift`, invariant 1).
         registration?.objectWillDeinitialize(self)
     }
 
@@ -98,7 +82,6 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
         if let index = slots.index(of: key) {
             if storedValues == nil { fireFault() }
             guard index < storedValues?.count ?? 0 else { return nil }
-            // An attribute, the usual case, is read in place (see `attributeValue(forKey:)`).
             if case .attribute(let value)? = storedValues?[index] { return value.anyValue }
             if case .toOne(let id)? = storedValues?[index] { return destination(id, ofToOneAt: index) }
             return (storedValues?[index]).flatMap { resolve($0) }
@@ -124,8 +107,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     }
 
     /// The destination of the to-one relationship in slot `index`; nil, with `faultingError` saying why, when the
-    /// stored key leads to an object of another entity (a damaged store: its values would be read under the wrong
-    /// names, or a key path through it would trap on a key that entity lacks).
+    /// stored key leads to an object of another entity (a damaged store).
     private func destination(_ id: NSManagedObjectID, ofToOneAt index: Int) -> NSManagedObject? {
         guard let object = managedObjectContext?.object(with: id) else { return nil }
         if let relationship = slots.properties[index] as? NSRelationshipDescription, let expected = relationship.destinationEntity,
@@ -153,17 +135,15 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     public final func attributeValue(forKey key: String) -> AttributeValue? {
         guard let index = slots.index(of: key) else { return nil }
         if storedValues == nil { fireFault() }
-        // Read in place: binding the values array first retained and released it, and copying the slot's whole
-        // `StoredValue` out before taking its attribute apart copied its payload twice (together a third of a read).
+        // Read in place, without binding the array or copying the slot's whole `StoredValue` out.
         guard index < storedValues?.count ?? 0, case .attribute(let value)? = storedValues?[index] else { return nil }
         return value
     }
 
-    /// The value of the attribute `key` as a `Value`, read in its own type without boxing it into `Any` and casting
-    /// it back (what a typed property, `@Managed`, reads through; Apple's generated accessors likewise do not go
-    /// through `value(forKey:)`, so an override of it is not consulted for attributes). Nil when the attribute is nil
-    /// or holds another type; integers also read as `Int`, `Int32` and `Int16` when they fit exactly. Relationships
-    /// and values kept in external files are read through `value(forKey:)` and cast.
+    /// The value of the attribute `key` as a `Value`, without boxing it into `Any` (what `@Managed` reads through;
+    /// like Apple's generated accessors, it does not consult an override of `value(forKey:)` for attributes). Nil when
+    /// the attribute is nil or holds another type; integers also read as `Int`, `Int32` and `Int16` when they fit.
+    /// Relationships and external values are read through `value(forKey:)` and cast.
     ///
     /// ```swift
     /// let text = word.value(forKey: "text", as: String.self)      // String?

@@ -6,10 +6,9 @@ import Foundation
 /// crosses between contexts and threads, never the objects themselves.
 public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     public let entity: NSEntityDescription
-    /// The store's interned identifier, nil for a temporary ID. Unretained: interned identifiers live as long as the
-    /// process (see `InternedStoreIdentifier`). `Unmanaged` rather than `unowned(unsafe)`, which the -Onone build has
-    /// miscompiled for optionals (see `SlotDecoder`).
-    private let store: Unmanaged<InternedStoreIdentifier>?
+    /// The store's interned identifier, nil for a temporary ID; unretained, as interned identifiers live as long as
+    /// the process (see `InternedStoreIdentifier`).
+    private let store: UnretainedReference<InternedStoreIdentifier>?
     // A permanent ID's primary key, or a temporary ID's random UUID in two halves (`key` then `temporaryLow`): one
     // layout for both kinds, 48 bytes instead of the 58 of a key beside an optional UUID and a flag, so that each
     // fetched object's ID takes a 64-byte allocation rather than an 80-byte one.
@@ -24,7 +23,7 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
     /// lock and a hash of the identifier).
     init(entity: NSEntityDescription, store: InternedStoreIdentifier, primaryKey: Int64) {
         self.entity = entity
-        self.store = .passUnretained(store)
+        self.store = UnretainedReference(store)
         self.key = primaryKey
         self.temporaryLow = 0
     }
@@ -38,7 +37,7 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
     }
 
     /// The identifier of the store (its metadata UUID), or nil for a temporary ID.
-    public var storeIdentifier: String? { store?.takeUnretainedValue().string }
+    public var storeIdentifier: String? { store?.object.string }
 
     /// The row's `Z_PK` in the store; 0 for a temporary ID.
     public var primaryKey: Int64 { store == nil ? 0 : key }
@@ -64,24 +63,24 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
 
     public static func == (lhs: NSManagedObjectID, rhs: NSManagedObjectID) -> Bool {
         if lhs === rhs { return true }
-        return lhs.key == rhs.key && lhs.temporaryLow == rhs.temporaryLow && lhs.store?.toOpaque() == rhs.store?.toOpaque()
+        return lhs.key == rhs.key && lhs.temporaryLow == rhs.temporaryLow && UnretainedReference.same(lhs.store, rhs.store)
             && lhs.entity.rootEntity === rhs.entity.rootEntity
     }
 
     /// Hashes the primary key (or the temporary UUID) only: IDs of different stores or trees with the same key
-    /// are rare and still told apart by `==`, and hashing a 36-character store UUID on every registry and
-    /// row-cache lookup was a measured fifth of fetch time.
+    /// are rare and still told apart by `==`, and a 36-character store UUID is too long to hash on every registry
+    /// and row-cache lookup.
     public func hash(into hasher: inout Hasher) {
         // A temporary ID's random UUID folded into one word: `UUID`'s own hashing feeds its 16 bytes through
-        // `combine(bytes:)`, about ten times the cost, on every registry lookup of an inserted object.
+        // `combine(bytes:)`, several times the cost, on every registry lookup of an inserted object.
         hasher.combine(UInt64(bitPattern: key) ^ temporaryLow)
     }
 
-    /// What `Set` and `Dictionary` hash an ID with: the same fields as `hash(into:)`, mixed with the per-process seed
-    /// by the SplitMix64 finaliser instead of SipHash. Every registry, row-cache and uniquing lookup hashes an ID, and
-    /// SipHash over eight bytes cost about 250 instructions; the finaliser spreads consecutive primary keys (the
-    /// usual keys) over the whole table in a dozen.
-    public func _rawHashValue(seed: Int) -> Int {
+    /// The hash `Set` and `Dictionary` use (through `_rawHashValue(seed:)`, see `Storage/RawHashing.swift`): the
+    /// fields `hash(into:)` combines, mixed with `seed` by the SplitMix64 finaliser, far cheaper than SipHash on the
+    /// registry's and row cache's every lookup.
+    @inline(__always)
+    func mixedHash(seed: Int) -> Int {
         var bits = UInt64(bitPattern: Int64(seed)) ^ UInt64(bitPattern: key)
         if temporaryLow != 0 { bits = SplitMix64.finalize(bits) ^ temporaryLow }
         return Int(truncatingIfNeeded: SplitMix64.finalize(bits))

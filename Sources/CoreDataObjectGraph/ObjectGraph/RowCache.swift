@@ -81,11 +81,9 @@ final class RowCache: Sendable {
             state.entries.reserveCapacity(min(state.entries.count + waiting, capacity + 1))
             // Each object is read unretained (the array holds it): a retain and a release of every object, on memory
             // the fetch has left cold, were a third of this loop's reference counting.
-            for index in first..<objects.endIndex {
-                Unmanaged.passUnretained(objects[index])._withUnsafeGuaranteedRef { object in
-                    guard let values = object.pendingValues else { return }
-                    Self.store(Snapshot(values: values, version: object.snapshotVersion), for: object.objectID, in: &state, capacity: capacity)
-                }
+            objects.forEachUnretained(in: first..<objects.endIndex) { object in
+                guard let values = object.pendingValues else { return }
+                Self.store(Snapshot(values: values, version: object.snapshotVersion), for: object.objectID, in: &state, capacity: capacity)
             }
         }
     }

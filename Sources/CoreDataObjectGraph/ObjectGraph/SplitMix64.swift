@@ -1,5 +1,5 @@
-/// The SplitMix64 finaliser: a dozen instructions that spread any 64-bit input (consecutive keys, addresses) over the
-/// whole word. IDs and objects hash with it instead of SipHash, which cost about 250 instructions per word hashed.
+/// The SplitMix64 finaliser: spreads any 64-bit input (consecutive keys, addresses) over the whole word. IDs and
+/// objects hash with it instead of SipHash, which is far costlier for one word.
 enum SplitMix64 {
     @inline(__always)
     static func finalize(_ value: UInt64) -> UInt64 {

@@ -15,7 +15,7 @@ extension StoredValue {
                           ofType type: NSAttributeType) throws(ValueAssignmentError) -> StoredValue {
         guard let value else { return .null }
         // A value of exactly the attribute's own Swift type (nearly every call) converts without the runtime's
-        // general casts, which cost about a thousand instructions each on Linux (they consult bridging too).
+        // general casts, which are slow on Linux (they consult bridging too).
         if let exact = exactValue(value, for: type) { return exact }
         if value is NSNull { return .null }
         func fail() -> ValueAssignmentError { ValueAssignmentError(value: value, attribute: attribute) }

@@ -5,9 +5,8 @@ import Synchronization
 /// last eight bytes, so every temporary ID of the process is distinct (as Apple's are, whose temporary IDs are a
 /// UUID and a counter too) without asking the system for randomness each time.
 ///
-/// `UUID()` on Linux opens `/dev/urandom`, reads sixteen bytes and closes it again: three system calls, about
-/// 3.5 µs on this machine, invisible to callgrind, and paid by every `insertNewObject`, where it was about two
-/// fifths of an inserted object's wall-clock cost.
+/// `UUID()` on Linux opens `/dev/urandom`, reads sixteen bytes and closes it again: three system calls on every
+/// `insertNewObject`, a large part of an insert's wall-clock cost.
 enum TemporaryIDSource {
     /// Random once per process, so temporary IDs of different processes do not look alike; as two words.
     private static let base = unsafeBitCast(UUID().uuid, to: (UInt64, UInt64).self)

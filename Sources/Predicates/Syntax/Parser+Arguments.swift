@@ -75,7 +75,7 @@ extension Parser {
     /// anything else a constant.
     static func expression(forObjectArgument value: Any?) -> ExpressionNode {
         // `NSNull()` stays apart from nil only to print as Apple does (`<null>`, where nil prints `nil`).
-        // (A metatype comparison: `is NSNull` is a general cast, about a thousand instructions on Linux.)
+        // (A metatype comparison: `is NSNull` is a general cast, slow on Linux.)
         if let value, type(of: value) == NSNull.self { return .constant(.nullObject) }
         switch ConstantValue(any: value) {
         case .array(let elements): return .aggregate(elements.map { expression(forObjectArgument: $0) })

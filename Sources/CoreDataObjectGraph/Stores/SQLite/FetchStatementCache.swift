@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Fetches bind every constant, so the same kind of fetch (a find-or-create lookup, the next page of a batched
 /// array, a fault) runs the same SQL again and again; parsing and planning it each time cost more than running it
-/// (`sqlite3_prepare_v3` was 30% of a fetch-per-record import). A statement is checked out for one run and
+/// (`sqlite3_prepare_v3` dominated a fetch-per-record import). A statement is checked out for one run and
 /// checked in reset, with its bindings cleared, so a cached statement never holds a read transaction. A statement
 /// already checked out (a fetch inside another fetch's body) is not shared: the nested run prepares its own.
 final class FetchStatementCache: Sendable {

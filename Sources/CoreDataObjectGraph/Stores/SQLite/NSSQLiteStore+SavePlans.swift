@@ -87,7 +87,7 @@ extension NSSQLiteStore {
                    resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws -> Int {
         let values = object.storedValues ?? []
         let statement = plan.statement
-        if let slots = plan.directSlots, writer.logLevel < 2 {
+        if let slots = plan.directSlots {
             var index = first
             for (position, slot) in slots.enumerated() {
                 defer { index += 1 }

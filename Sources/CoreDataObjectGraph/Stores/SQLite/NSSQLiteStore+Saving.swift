@@ -84,10 +84,10 @@ extension NSSQLiteStore {
                     if insert?.entity !== object.entity {
                         insert = (object.entity, try insertPlan(for: object.entity, slots: object.slots, writer: writer))
                         // `Z_ENT` and `Z_OPT` are the same for every row of the run, and a reset keeps bindings: bound
-                        // once here (per row only while the SQL log shows bindings, so each logged row lists them).
-                        if let plan = insert?.plan, writer.logLevel < 2 {
-                            try writer.bind(integer: plan.entityNumber, at: 2, of: plan.row.statement)
-                            try writer.bind(integer: 1, at: 3, of: plan.row.statement)
+                        // once here, at every log level (`insertRow` only logs them for each row).
+                        if let plan = insert?.plan {
+                            try writer.bindUnlogged(integer: plan.entityNumber, at: 2, of: plan.row.statement)
+                            try writer.bindUnlogged(integer: 1, at: 3, of: plan.row.statement)
                         }
                     }
                     guard let plan = insert?.plan else { continue }
@@ -237,10 +237,9 @@ extension NSSQLiteStore {
                            resolve: (NSManagedObjectID) -> NSManagedObjectID, files: inout [URL]) throws {
         let statement = plan.row.statement
         try writer.bind(integer: id.primaryKey, at: 1, of: statement)
-        if writer.logLevel >= 2 {
-            try writer.bind(integer: plan.entityNumber, at: 2, of: statement)
-            try writer.bind(integer: 1, at: 3, of: statement)
-        }
+        // Bound once per run (see `save`): logged for each row, as the log lists what the row is written with.
+        writer.logBinding(.integer(plan.entityNumber))
+        writer.logBinding(.integer(1))
         _ = try bindSlots(of: plan.row, for: object, from: 4, writer: writer, resolve: resolve, files: &files)
         try writer.run(statement, sql: plan.row.sql)
     }

@@ -5,9 +5,8 @@ import SQLiteDatabase
 /// How one slot of a concrete entity is read from a selected row.
 ///
 /// A struct with unretained references rather than an enum with class payloads: a fetch walks these for every row,
-/// and copying an enum case out of the plan retained and released its payload each time (about 230 instructions a
-/// row for four attributes). The plan that holds the decoders keeps the descriptions alive
-/// (`SelectPlan.describedObjects`).
+/// and copying an enum case out of the plan retained and released its payload each time. The plan that holds the
+/// decoders keeps the descriptions alive (`SelectPlan.describedObjects`; `MemorySafety.swift`, invariant 4).
 struct SlotDecoder {
     enum Kind: UInt8 {
         /// An attribute's value in `column`.
@@ -26,12 +25,11 @@ struct SlotDecoder {
     let attributeType: NSAttributeType
     /// For `.attribute`: whether the attribute allows external storage (its column holds a marked reference).
     let allowsExternalStorage: Bool
-    // `Unmanaged` rather than an `unowned(unsafe)` optional, which the -Onone build miscompiled here (the loop over
-    // the decoders ran past its end).
-    private let destinationReference: Unmanaged<NSEntityDescription>?
+    /// For `.toOne`: the declared destination entity, unretained (the plan keeps it alive).
+    private let destinationReference: UnretainedReference<NSEntityDescription>?
 
     /// For `.toOne`: the declared destination entity.
-    var destination: NSEntityDescription { destinationReference!.takeUnretainedValue() }
+    var destination: NSEntityDescription { destinationReference!.object }
 
     static func attribute(column: Int, _ attribute: NSAttributeDescription) -> SlotDecoder {
         SlotDecoder(kind: .attribute, column: column, entityNumberColumn: -1, attributeType: attribute.attributeType,
@@ -40,7 +38,7 @@ struct SlotDecoder {
 
     static func toOne(keyColumn: Int, entityNumberColumn: Int?, destination: NSEntityDescription) -> SlotDecoder {
         SlotDecoder(kind: .toOne, column: keyColumn, entityNumberColumn: entityNumberColumn ?? -1, attributeType: .undefinedAttributeType,
-                    allowsExternalStorage: false, destinationReference: .passUnretained(destination))
+                    allowsExternalStorage: false, destinationReference: UnretainedReference(destination))
     }
 
     static let unmapped = SlotDecoder(kind: .unmapped, column: -1, entityNumberColumn: -1, attributeType: .undefinedAttributeType,
@@ -70,7 +68,7 @@ struct RowDecoder {
         guard withValues, let decoders = plan.decoders[number] else { return FetchedRow(objectID: id, snapshot: nil) }
         // `reserveCapacity` then `append`: this specialises in this module, while `Array(repeating:count:)` and
         // `Array(unsafeUninitializedCapacity:)` call the standard library's unspecialised allocation, which looks
-        // the array's storage class up by its generic metadata on every row (measured: 330 against 660–800 a row).
+        // the array's storage class up by its generic metadata on every row.
         var values: [StoredValue] = []
         values.reserveCapacity(decoders.count)
         for decoder in decoders { values.append(value(row, decoder)) }

@@ -19,12 +19,12 @@ enum SQLiteColumnDecoding {
 
     /// The same, from what a fetch plan read of the attribute once: its type, and whether it allows external storage
     /// (no description is touched per row, so none is retained and released per value).
-    /// Always inlined: a fetch decodes every column through here, and as a call it cost about 40 instructions a column
-    /// in saving registers and in the storage-class read it could not inline.
+    /// Always inlined: a fetch decodes every column through here, and as a call it paid for saving registers and for
+    /// a storage-class read it could not inline.
     @inline(__always)
     static func decode(_ row: borrowing Row, at index: Int, type: NSAttributeType, allowsExternalStorage: Bool) -> StoredValue {
         // The usual storage classes are read through the column's value object: one lookup of the column, not one
-        // for its storage class and another for its value (about 50 instructions a column).
+        // for its storage class and another for its value.
         let column = row.column(at: index)
         let storage = column.type
         if storage == .null { return .null }

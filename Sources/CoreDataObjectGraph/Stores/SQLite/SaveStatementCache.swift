@@ -106,8 +106,10 @@ final class SaveWriter {
     let connection: Connection
     let cache: SaveStatementCache
     let storePath: String?
-    /// The SQL log's level when the save began: bindings are collected only when it would print them.
+    /// The SQL log's level when the save began: bindings are collected only when it would print them. The level
+    /// decides what is logged, never what is bound or how.
     let logLevel: Int
+    // `@exclusivity(unchecked)`: see `MemorySafety.swift`, invariant 5.
     @exclusivity(unchecked) private(set) var statements = 0
     @exclusivity(unchecked) private(set) var steps = 0
     /// The values bound to the statement being prepared for a run, collected only for the SQL log.
@@ -131,15 +133,29 @@ final class SaveWriter {
     @inline(__always)
     func bind(integer value: Int64, at index: Int, of statement: Statement) throws {
         if logLevel >= 2 { loggedBindings.append(.integer(value)) }
+        try bindUnlogged(integer: value, at: index, of: statement)
+    }
+
+    /// Binds an integer that stays bound across runs of the statement (a reset keeps bindings); each run logs it
+    /// with `logBinding(_:)`.
+    @inline(__always)
+    func bindUnlogged(integer value: Int64, at index: Int, of statement: Statement) throws {
         try wrap { () throws(SQLiteError) in try statement.bind(value, at: index) }
+    }
+
+    /// Adds a value to the bindings the next logged statement lists, binding nothing.
+    @inline(__always)
+    func logBinding(_ value: SQLiteValue) {
+        if logLevel >= 2 { loggedBindings.append(value) }
     }
 
     /// Binds an attribute's stored value in Core Data's column encoding straight from the slot, for the common
     /// types (the binding of `NSSQLiteStore.encode(_:for:files:)`, without its `SQLiteValue`); false, binding nothing,
-    /// for the others, which the caller encodes. Only for attributes without external storage, and not while the
-    /// SQL log collects bindings.
+    /// for the others, which the caller encodes. Only for attributes without external storage. While the SQL log
+    /// shows bindings, the value bound is also listed for it.
     @inline(__always)
     func bindDirect(_ stored: StoredValue, at index: Int, of statement: Statement) throws -> Bool {
+        if logLevel >= 2, let logged = Self.directValue(stored) { loggedBindings.append(logged) }
         do throws(SQLiteError) {
             switch stored {
             case .null:
@@ -161,6 +177,24 @@ final class SaveWriter {
             throw CoreDataError(.sqlite, "\(storePath ?? "store"): \(error.description)", underlyingError: error)
         }
         return true
+    }
+
+    /// What `bindDirect(_:at:of:)` binds for `stored`, as the log lists it; nil for what it does not bind.
+    private static func directValue(_ stored: StoredValue) -> SQLiteValue? {
+        switch stored {
+        case .null: return .null
+        case .attribute(let value):
+            switch value {
+            case .integer(let integer): return .integer(integer)
+            case .double(let double): return .real(double)
+            case .string(let string): return .text(string)
+            case .date(let date): return .real(date.timeIntervalSinceReferenceDate)
+            case .boolean(let bool): return .integer(bool ? 1 : 0)
+            case .float(let float): return .real(Double(float))
+            case .decimal, .data, .uuid, .uri: return nil
+            }
+        case .toOne, .externalData: return nil
+        }
     }
 
     /// Runs a statement whose parameters are bound, then resets it.

@@ -7,9 +7,9 @@ import Synchronization
 /// Core Data's contexts keep only changed objects alive: an object nobody references leaves its context, so a
 /// browser scrolling a million rows stays within bounded memory. Swift's `weak` references would express that, but
 /// the first weak reference to an object gives it a side table, and from then on every retain and release of that
-/// object takes the runtime's slow path (measured: a third of a 100,000-object fetch went to side-table reference
-/// counting, its allocation and its release). So the registry keeps each object's address unretained, and every
-/// object removes its own entry when it is deinitialised (`objectWillDeinitialize(_:)`).
+/// object takes the runtime's slow path (a large share of a fetch). So the registry keeps each object's address
+/// unretained, and every object removes its own entry when it is deinitialised (`objectWillDeinitialize(_:)`); the
+/// invariants that make this safe are stated once, in `MemorySafety.swift` (invariant 1).
 ///
 /// The last release of an object may happen on any thread, so entries are read and written under a lock, and a
 /// lookup takes a strong reference only through the runtime's `swift_tryRetain`, which refuses an object whose
@@ -24,7 +24,7 @@ import Synchronization
 /// holds (the same key in another store), go to an open-addressing table of (hash, address) pairs (`RegistryTable`).
 final class ObjectRegistry: Sendable {
     /// Both tables, under one lock.
-    private struct Tables: ~Copyable {
+    struct Tables: ~Copyable {
         var blocks = RegistryBlocks()
         var hashed = RegistryTable()
 
@@ -93,7 +93,7 @@ final class ObjectRegistry: Sendable {
         }
     }
 
-    private let tables = Mutex(Tables())
+    let tables = Mutex(Tables())
 
     /// The registered object for `id`, if it is alive.
     func object(for id: NSManagedObjectID) -> NSManagedObject? {
@@ -141,7 +141,7 @@ final class ObjectRegistry: Sendable {
         let filed = objects.map { (address: Self.address(of: $0), slot: Int($0.registrySlot), id: $0.objectID) }
         // Filed here and in the hashed table: an object that names a context is listed in that context's registry
         // (see `NSManagedObject.contextReference`), and one that left its context may still name this registry.
-        let allHashed = objects.allSatisfy { $0.registrySlot < 0 && $0.registration === self && $0.contextReference != nil }
+        let allHashed = objects.allSatisfy { $0.registrySlot < 0 && $0.registration === self && $0.contextReference.isSet }
         tables.withLock { tables in
             if allHashed && tables.hashed.count == filed.count {
                 tables.hashed.removeAll(keepingUpTo: 65_536)

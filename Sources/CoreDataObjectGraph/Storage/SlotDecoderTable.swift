@@ -4,9 +4,11 @@
 /// row (two atomic operations, which also wait for the row's earlier stores to reach memory). `SlotDecoder` holds no
 /// owning reference, so the memory needs no deinitialisation.
 final class SlotDecoderTable: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<SlotDecoder>
+    let storage: UnsafeMutableBufferPointer<SlotDecoder>
     /// Per entity number, the range of `storage` that holds its decoders.
-    private let ranges: EntityNumberTable<Range<Int>>
+    let ranges: EntityNumberTable<Range<Int>>
+    /// The entity numbers the table holds decoders for, in the order they were laid out.
+    let numbers: [Int]
 
     init(_ decodersByNumber: [(number: Int, decoders: [SlotDecoder])]) {
         assert(_isPOD(SlotDecoder.self), "the table's memory is released without deinitialising its decoders")
@@ -19,6 +21,7 @@ final class SlotDecoderTable: @unchecked Sendable {
             next += decoders.count
         }
         self.ranges = ranges
+        numbers = decodersByNumber.map(\.number)
     }
 
     deinit {

@@ -9,7 +9,7 @@ class NameLookup: @unchecked Sendable {
     /// The names, in position order.
     @usableFromInline let names: [String]
     /// The same names in memory the lookup owns: a lookup reads them without retaining an array (a retain and a
-    /// release cost about 60 instructions, more than comparing a short name).
+    /// release cost more than comparing a short name).
     @usableFromInline let keys: UnsafeMutableBufferPointer<String>
     /// Name → position (the first position of a repeated name): for lists too long to scan.
     @usableFromInline let positionByName: [String: Int]
@@ -17,8 +17,8 @@ class NameLookup: @unchecked Sendable {
     /// Lists up to this length are scanned: comparing a few short strings costs less than hashing the name.
     @usableFromInline static let scannedKeyLimit = 12
     /// Where the next lookup starts: just after the name found last. Callers usually read name after name in list
-    /// order, so the first comparison is usually the match (an equal small string compares in a few instructions;
-    /// an unequal one goes out of line, about 50). Only a guess: racing lookups on several threads just guess worse.
+    /// order, so the first comparison is usually the match (equal small strings compare inline; unequal ones go out
+    /// of line). Only a guess: racing lookups on several threads just guess worse.
     @usableFromInline let nextGuess = Atomic<Int>(0)
 
     init(names: [String]) {
@@ -33,8 +33,8 @@ class NameLookup: @unchecked Sendable {
         keys.deallocate()
     }
 
-    /// The position of `name`, or nil when the list does not hold it. Always inlined: as a call it spent half of its
-    /// 40 instructions saving and restoring registers, on every `value(forKey:)`.
+    /// The position of `name`, or nil when the list does not hold it. Always inlined: as a call, saving and restoring
+    /// registers cost as much as the lookup, on every `value(forKey:)`.
     @inlinable @inline(__always)
     final func position(of name: String) -> Int? {
         let count = keys.count

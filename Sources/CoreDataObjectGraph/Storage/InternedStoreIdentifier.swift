@@ -3,7 +3,7 @@ import Synchronization
 /// A store identifier held once per process, so that object IDs can name their store without owning a string.
 ///
 /// Every fetched row becomes an ID, and an ID that held the store's identifier as a `String` retained its 36-character
-/// storage, an atomic operation on every row (measured: about 3% of fetching objects). An ID holds its store's
+/// storage, an atomic operation on every row. An ID holds its store's
 /// interned identifier unretained instead: interned identifiers are never deallocated (a process opens few stores,
 /// and each costs one small object), and two IDs name the same store exactly when their interned identifiers are the
 /// same object.

@@ -3,9 +3,8 @@
 ///
 /// A fetch registers rows in key order (its default order is `Z_PK`), and the objects of one fetch are usually
 /// released in that order too. Filed by a hash, each registration and each removal touched a random bucket of a table
-/// far larger than the caches, one miss per object (measured at 500,000 words: 6% of the fetch in the lookup and 10%
-/// of the release in the removal). Filed by block, consecutive keys share one block, found once by the index and then
-/// remembered, and fill its slots in order.
+/// far larger than the caches, one cache miss per object. Filed by block, consecutive keys share one block, found
+/// once by the index and then remembered, and fill its slots in order.
 ///
 /// A block is keyed by (tree, key ÷ 16); a slot answers for every ID with that tree and key, so the caller compares
 /// the slot's object's ID with the one it looks for (IDs of two stores, or an ID of an entity that outlived its model,
@@ -16,7 +15,7 @@ struct RegistryBlocks: ~Copyable {
     static let blockSize = 1 << keyBits
 
     /// A block's key and how many of its slots are filled; a free block links to the next free one.
-    private struct Header {
+    struct Header {
         var tree: UInt
         var high: Int64
         var live: Int32
@@ -24,25 +23,25 @@ struct RegistryBlocks: ~Copyable {
     }
 
     /// An index entry: the block for (tree, high), or empty when `tree` is 0.
-    private struct IndexEntry {
+    struct IndexEntry {
         var tree: UInt
         var high: Int64
         var block: Int32
     }
 
-    private var headers = UnsafeMutableBufferPointer<Header>(start: nil, count: 0)
+    private(set) var headers = UnsafeMutableBufferPointer<Header>(start: nil, count: 0)
     /// `headers.count` blocks of `blockSize` addresses.
-    private var slots = UnsafeMutableBufferPointer<UInt>(start: nil, count: 0)
+    private(set) var slots = UnsafeMutableBufferPointer<UInt>(start: nil, count: 0)
     /// Blocks handed out so far; those below it are in use or on the free list.
-    private var usedBlocks = 0
-    private var firstFree: Int32 = -1
+    private(set) var usedBlocks = 0
+    private(set) var firstFree: Int32 = -1
     /// (tree, high) → block, open addressing with linear probing; removal shifts entries back, so no tombstones.
-    private var index = UnsafeMutableBufferPointer<IndexEntry>(start: nil, count: 0)
-    private var indexCount = 0
+    private(set) var index = UnsafeMutableBufferPointer<IndexEntry>(start: nil, count: 0)
+    private(set) var indexCount = 0
     /// The block found last: consecutive keys need no index probe.
-    private var lastTree: UInt = 0
-    private var lastHigh: Int64 = 0
-    private var lastBlock: Int32 = -1
+    private(set) var lastTree: UInt = 0
+    private(set) var lastHigh: Int64 = 0
+    private(set) var lastBlock: Int32 = -1
     /// Filled slots.
     private(set) var count = 0
 
@@ -210,7 +209,7 @@ struct RegistryBlocks: ~Copyable {
 
     // MARK: Index
 
-    private static func hash(tree: UInt, high: Int64) -> Int {
+    static func hash(tree: UInt, high: Int64) -> Int {
         Int(truncatingIfNeeded: SplitMix64.finalize(UInt64(tree) ^ (UInt64(bitPattern: high) &* 0x9E37_79B9_7F4A_7C15)))
     }
 

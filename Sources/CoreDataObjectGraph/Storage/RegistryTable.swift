@@ -7,22 +7,22 @@
 /// so a bucket index stays meaningful until the table grows; growing rehashes the live entries and drops the
 /// tombstones.
 struct RegistryTable: ~Copyable {
-    private struct Bucket {
+    struct Bucket {
         /// `empty`, `tombstone`, or an object's address.
         var address: UInt
         var hash: Int
     }
 
-    private static let empty: UInt = 0
-    private static let tombstone: UInt = 1
+    static let empty: UInt = 0
+    static let tombstone: UInt = 1
 
     // Raw storage rather than an array: every probe and write under the lock otherwise paid a bounds check and a
     // uniqueness check (the insertion cost twice the probe).
-    private var buckets = UnsafeMutableBufferPointer<Bucket>(start: nil, count: 0)
+    private(set) var buckets = UnsafeMutableBufferPointer<Bucket>(start: nil, count: 0)
     /// Live entries.
     private(set) var count = 0
     /// Live entries and tombstones: what probing has to step over.
-    private var occupied = 0
+    private(set) var occupied = 0
     /// Where the ID that the last lookup found absent would go, until an insertion or a resize changes the table
     /// (removals only turn other entries into tombstones, which leaves it right). The ID is held so that its
     /// identity cannot pass to another ID.
@@ -36,7 +36,7 @@ struct RegistryTable: ~Copyable {
 
     /// The hash an ID is filed under.
     static func hash(of id: NSManagedObjectID) -> Int {
-        id._rawHashValue(seed: 0)
+        id.mixedHash(seed: 0)
     }
 
     /// The bucket holding a live entry for `id`, or nil (remembering where `id` would go).
@@ -148,7 +148,7 @@ struct RegistryTable: ~Copyable {
         old.deallocate()
     }
 
-    private var maximumOccupancy: Int { buckets.count * 3 / 4 }
+    var maximumOccupancy: Int { buckets.count * 3 / 4 }
 
     private mutating func fill(_ bucket: Int, with address: UInt, hash: Int) {
         if buckets[bucket].address == Self.empty { occupied += 1 }
