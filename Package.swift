@@ -34,7 +34,9 @@ let package = Package(
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(name: "PropertyListCoding", swiftSettings: strictSettings),
         .target(name: "KeyValueCoding", swiftSettings: strictSettings),
-        .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
+        // MATCHES calls the toolchain's ICU (`_FoundationICU`, which Foundation itself links) to bound its backtracking.
+        .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings,
+                linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "TerminalText", swiftSettings: strictSettings),
         .target(name: "UndoManagement", swiftSettings: strictSettings),
         // The terminal layer: the only module that imports CNCurses and CReadline (GPL-3, kept behind `LineEditor`).
