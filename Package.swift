@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "PropertyListCoding", swiftSettings: strictSettings),
         .target(name: "KeyValueCoding", swiftSettings: strictSettings),
         // MATCHES calls the toolchain's ICU (`_FoundationICU`, which Foundation itself links) to bound its backtracking.
-        .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings,
+        .target(name: "Predicates", dependencies: ["KeyValueCoding", "TerminalText"], swiftSettings: strictSettings,
                 linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "TerminalText", swiftSettings: strictSettings),
         .target(name: "UndoManagement", swiftSettings: strictSettings),
