@@ -83,6 +83,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // MARK: Fuzzing: the targets (run by the test suite's short runs) and the libFuzzer / long-run executable.
+        .target(name: "FuzzTargets",
+                dependencies: ["Predicates", "PropertyListCoding", "CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "TerminalText"],
+                swiftSettings: strictSettings),
+        .executableTarget(name: "coredata-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strictSettings),
+
         // A scrolling list on the real terminal, driven by the tmux end-to-end test.
         .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI", "TerminalText"], swiftSettings: strictSettings),
 
@@ -104,6 +110,7 @@ let package = Package(
         .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "TerminalUI", "CoreDataTestSupport", "OpenCoreData", "SQLiteDatabase"],
                     swiftSettings: strictSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "CoreDataTestSupport"], swiftSettings: strictSettings),
         // The real `coredata` binary driven through tmux (send-keys, capture-pane): needs `swift build` first.
         .testTarget(name: "BrowserEndToEndTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase"], swiftSettings: strictSettings),
     ],
