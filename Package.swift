@@ -110,7 +110,8 @@ let package = Package(
         .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "TerminalUI", "CoreDataTestSupport", "OpenCoreData", "SQLiteDatabase"],
                     swiftSettings: strictSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CoreDataTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "CoreDataTestSupport"], exclude: ["Seeds"],
+                    swiftSettings: strictSettings),
         // The real `coredata` binary driven through tmux (send-keys, capture-pane): needs `swift build` first.
         .testTarget(name: "BrowserEndToEndTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase"], swiftSettings: strictSettings),
     ],

@@ -32,11 +32,15 @@ public enum XMLInputCheck {
             } else if starts("<![CDATA[", at: index) {
                 index = skip(to: "]]>", from: index + 9)
             } else if starts("<?", at: index) {
-                let target = bytes[(index + 2)...].prefix { !" \t\r\n?".utf8.contains($0) }
-                if String(decoding: target, as: UTF8.self).lowercased() != "xml" || index > 3 {
+                // Only a well-formed XML declaration at the start: `<?xml?>` without a version reaches libxml2's
+                // processing-instruction callback with no data, like any other instruction.
+                let end = skip(to: "?>", from: index + 2)
+                let body = String(decoding: bytes[(index + 2)..<min(max(end - 2, index + 2), bytes.count)], as: UTF8.self)
+                guard index <= 3, body.hasPrefix("xml"), body.dropFirst(3).first?.isWhitespace == true,
+                      body.contains("version") else {
                     return (index, "processing instructions other than the XML declaration are not accepted")
                 }
-                index = skip(to: "?>", from: index + 2)
+                index = end
             } else if starts("<!", at: index) && !starts("<!DOCTYPE", at: index) {
                 return (index, "DTD declarations (<!ENTITY, <!ELEMENT, <!ATTLIST, <!NOTATION) are not accepted")
             } else if starts("<!DOCTYPE", at: index) {

@@ -4,6 +4,7 @@ import FuzzTargets
 // One executable, two builds. Built with `-sanitize=fuzzer -D LIBFUZZER` (`make fuzz`), libFuzzer drives it and
 // the target comes from $FUZZ_TARGET. Built plainly, it runs the seeded generator for a long time:
 //     coredata-fuzz TARGET|all ITERATIONS [SEED] [SEED-DIRECTORY...]
+//     coredata-fuzz export-seeds OUTPUT-DIRECTORY [SEED-DIRECTORY...]   (libFuzzer corpora and dictionaries)
 // with $FUZZ_LAST_INPUT naming a file that holds the input being run (to recover one that stops the process).
 
 #if LIBFUZZER
@@ -16,6 +17,25 @@ private let selectedTarget: FuzzTarget = {
     }
     return target
 }()
+
+/// libFuzzer's driver, which `-sanitize=fuzzer` links in.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ body: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// The program's entry point: SwiftPM links an executable's `main` to `<module>_main`, so this hands control to
+/// libFuzzer's driver (whose own `main` is then not linked).
+@_cdecl("coredata_fuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return withUnsafeMutablePointer(to: &count) { countPointer in
+        withUnsafeMutablePointer(to: &arguments) { argumentsPointer in
+            runFuzzerDriver(countPointer, argumentsPointer, { data, size in fuzzOneInput(data, size) })
+        }
+    }
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -31,6 +51,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 struct FuzzMain {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst().map { $0 }
+        if arguments.first == "export-seeds", arguments.count >= 2 {
+            exportSeeds(to: URL(fileURLWithPath: arguments[1]), from: arguments.dropFirst(2).map { URL(fileURLWithPath: $0) })
+            return
+        }
         guard arguments.count >= 2, let iterations = Int(arguments[1]),
               let targets = arguments[0] == "all" ? FuzzTarget.allCases : FuzzTarget(rawValue: arguments[0]).map({ [$0] })
         else {
@@ -58,6 +82,27 @@ struct FuzzMain {
             }
         }
         exit(failed ? 1 : 0)
+    }
+
+    /// Writes each target's seeds into OUTPUT/<target>/ and its tokens into OUTPUT/<target>.dict (libFuzzer's
+    /// dictionary format).
+    static func exportSeeds(to output: URL, from directories: [URL]) {
+        let seeds = FuzzSeeds.collect(from: directories)
+        for target in FuzzTarget.allCases {
+            let folder = output.appendingPathComponent(target.rawValue)
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (index, seed) in (seeds[target] ?? []).enumerated() {
+                try? Data(seed).write(to: folder.appendingPathComponent("seed-\(index)"))
+            }
+            let dictionary = target.dictionary.map { token in
+                "\"" + token.map { byte in
+                    byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C
+                        ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
+                }.joined() + "\""
+            }
+            try? Data((dictionary.joined(separator: "\n") + "\n").utf8).write(to: output.appendingPathComponent("\(target.rawValue).dict"))
+            print("\(target.rawValue): \(seeds[target]?.count ?? 0) seeds")
+        }
     }
 }
 #endif

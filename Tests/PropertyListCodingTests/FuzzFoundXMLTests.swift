@@ -23,6 +23,8 @@ struct FuzzFoundXMLTests {
     /// `.xccurrentversion` and `contents` files: refused with a reason.
     @Test(arguments: [
         "<?xm?><plist version=\"1.0\"><true/></plist>", "<plist><?pi?><true/></plist>",
+        // libFuzzer: an XML declaration without a version is a processing instruction without data.
+        "<?xml?>\n<!DOCTYPE p\u{1F}\0\0\0 PUBLIC \"-S\"/*>\n<string>\n</dict>\n</plist>", "<?xml ?><plist/>",
         "<!DOCTYPE plist [<!NOTATION n PUBLIC \"x\">]><plist><true/></plist>",
         "<!DOCTYPE plist [<!ATTLIST plist b CDATA #IMPLIED>]><plist><true/></plist>",
         "<!DOCTYPE plist [<!ENTITY e SYSTEM \"x\" NDATA n>]><plist><true/></plist>",
