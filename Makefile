@@ -7,7 +7,12 @@ APT_PACKAGES := libsqlite3-dev libncurses-dev libreadline-dev zlib1g-dev libssl-
 SAMPLE_STORE := SampleStores/Recipes/Recipes.sqlite
 CODEDATA_BIN  = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)/coredata
 
-.PHONY: all setup build run samples samples-large test test-release stress test-sanitize test-asan test-tsan test-hostile bench bench-quick clean help
+FUZZ_TIME       ?= 60
+FUZZ_ITERATIONS ?= 200000
+FUZZ_TARGETS    := predicate bplist xmlplist archive modelcache contents elements inference sanitizer
+FUZZ_DIR        := .build-fuzz
+
+.PHONY: all setup build run samples samples-large test test-release stress test-sanitize test-asan test-tsan test-hostile fuzz bench bench-quick clean help
 
 all: build
 
@@ -20,6 +25,8 @@ help:
 	@echo "make test-sanitize  the suite under AddressSanitizer, then ThreadSanitizer (test-asan, test-tsan; not in make test)"
 	@echo "make test-hostile   the long hostile-store corpus: every page truncated and zeroed, a 256 MB BLOB"
 	@echo "make build   build the library and the coredata tool"
+	@echo "make fuzz    libFuzzer on every fuzz target, FUZZ_TIME seconds each (default 60); the seeded"
+	@echo "             generator for FUZZ_ITERATIONS mutants each if libFuzzer cannot be built; findings in .build-fuzz/"
 	@echo "make bench   run the benchmark suite (Benchmarks/, docs/BENCHMARKS.md)"
 	@echo "make bench-quick  the same on reduced sizes, under two minutes once built"
 	@echo "make setup   install the apt packages the build needs"
@@ -93,6 +100,29 @@ test-tsan: setup
 test-hostile: setup
 	$(SWIFT) build --build-tests
 	HOSTILE_CORPUS_LONG=1 $(SWIFT) test --skip-build --filter 'HostileStore'
+
+# Long fuzzing (the short runs are part of `make test`). Seeds: our samples, our seed files and a copy of the
+# fixtures when ../shared/fixtures exists (never the originals). libFuzzer needs its own build (-sanitize=fuzzer
+# instruments every module), kept in .build-fuzz; crashes land in .build-fuzz/crashes/.
+fuzz: setup
+	$(SWIFT) build --product coredata-fuzz
+	rm -rf $(FUZZ_DIR)/seed-sources $(FUZZ_DIR)/corpus && mkdir -p $(FUZZ_DIR)/seed-sources $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
+	if [ -d ../shared/fixtures ]; then cp -R ../shared/fixtures/stores ../shared/fixtures/models $(FUZZ_DIR)/seed-sources/; fi
+	$$($(SWIFT) build --show-bin-path)/coredata-fuzz export-seeds $(FUZZ_DIR)/corpus SampleStores Tests/FuzzTargetsTests/Seeds $(FUZZ_DIR)/seed-sources
+	@if $(SWIFT) build --scratch-path $(FUZZ_DIR) -c release --product coredata-fuzz \
+	      -Xswiftc -sanitize=fuzzer -Xswiftc -DLIBFUZZER; then \
+	  for target in $(FUZZ_TARGETS); do \
+	    echo "== libFuzzer: $$target ($(FUZZ_TIME) s)"; \
+	    FUZZ_TARGET=$$target $(FUZZ_DIR)/release/coredata-fuzz $(FUZZ_DIR)/corpus/$$target \
+	      -dict=$(FUZZ_DIR)/corpus/$$target.dict -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+	      -artifact_prefix=$(FUZZ_DIR)/crashes/$$target- -print_final_stats=1 > $(FUZZ_DIR)/$$target.log 2>&1; \
+	    status=$$?; grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done )" $(FUZZ_DIR)/$$target.log; \
+	    if [ $$status -ne 0 ]; then tail -60 $(FUZZ_DIR)/$$target.log; exit 1; fi; \
+	  done; \
+	else \
+	  echo "libFuzzer (-sanitize=fuzzer) could not be built: running the seeded generator instead"; \
+	  $$($(SWIFT) build --show-bin-path)/coredata-fuzz all $(FUZZ_ITERATIONS) 16 SampleStores Tests/FuzzTargetsTests/Seeds $(FUZZ_DIR)/seed-sources; \
+	fi
 
 # The suite is a package of its own (GRDB stays out of the main build); it writes Benchmarks/results/latest.json.
 bench: setup

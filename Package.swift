@@ -34,7 +34,9 @@ let package = Package(
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(name: "PropertyListCoding", swiftSettings: strictSettings),
         .target(name: "KeyValueCoding", swiftSettings: strictSettings),
-        .target(name: "Predicates", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
+        // MATCHES calls the toolchain's ICU (`_FoundationICU`, which Foundation itself links) to bound its backtracking.
+        .target(name: "Predicates", dependencies: ["KeyValueCoding", "TerminalText"], swiftSettings: strictSettings,
+                linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "TerminalText", swiftSettings: strictSettings),
         .target(name: "UndoManagement", swiftSettings: strictSettings),
         // The terminal layer: the only module that imports CNCurses and CReadline (GPL-3, kept behind `LineEditor`).
@@ -81,6 +83,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // MARK: Fuzzing: the targets (run by the test suite's short runs) and the libFuzzer / long-run executable.
+        .target(name: "FuzzTargets",
+                dependencies: ["Predicates", "PropertyListCoding", "CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "TerminalText"],
+                swiftSettings: strictSettings),
+        .executableTarget(name: "coredata-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strictSettings),
+
         // A scrolling list on the real terminal, driven by the tmux end-to-end test.
         .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI", "TerminalText"], swiftSettings: strictSettings),
 
@@ -104,6 +112,8 @@ let package = Package(
         .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "TerminalUI", "CoreDataTestSupport", "OpenCoreData", "SQLiteDatabase"],
                     swiftSettings: strictSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "CoreDataTestSupport"], exclude: ["Seeds"],
+                    swiftSettings: strictSettings),
         // The real `coredata` binary driven through tmux (send-keys, capture-pane): needs `swift build` first.
         .testTarget(name: "BrowserEndToEndTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase"], swiftSettings: strictSettings),
     ],

@@ -14,6 +14,9 @@ final class XMLElementTreeBuilder: NSObject, XMLParserDelegate {
 
     /// The document element of `data`, or an error that names the line.
     static func parse(_ data: Data, maximumDepth: Int) throws -> XMLElementNode {
+        if let problem = XMLInputCheck.problem(in: data) {
+            throw PropertyListError(offset: problem.offset, reason: "\(problem.reason) (byte \(problem.offset))")
+        }
         let builder = XMLElementTreeBuilder(maximumDepth: maximumDepth)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false

@@ -2,8 +2,13 @@
 ///
 /// Data is untrusted: a string can hold escape sequences that retitle the window, clear the screen or write the
 /// clipboard, bidi overrides that reorder what is shown, NULs, or bytes that are not UTF-8. Each is rendered as a
-/// visible symbol, never sent raw: C0 controls as their Control Pictures (`␛`, `␀`), DEL as `␡`, C1 controls and
-/// bidi controls as `<U+202E>`, and invalid UTF-8 bytes as `\xFF`.
+/// visible symbol, never sent raw: C0 controls as their Control Pictures (`␛`, `␀`), DEL as `␡`, C1 controls, bidi
+/// controls and invisible format characters (zero-width space, word joiner, byte-order mark, soft hyphen, line and
+/// paragraph separators) as `<U+202E>`, and invalid UTF-8 bytes as `\xFF`. Zero-width joiners and non-joiners stay
+/// where they join two non-ASCII characters (an emoji sequence, a Persian word), which is where they have an effect.
+///
+/// JSON written to a terminal goes through ``escapeForJSON(_:)`` instead: the same characters become `\uXXXX`
+/// escapes, so the output stays valid JSON holding the exact data.
 public enum TerminalSanitizer {
     /// How line breaks and tabs are treated.
     public enum Layout: Sendable {
@@ -13,12 +18,37 @@ public enum TerminalSanitizer {
         case multiLine
     }
 
-    /// Returns `text` with every control, escape and bidi character made visible.
+    /// Returns `text` with every control, escape, bidi and invisible format character made visible.
     public static func sanitize(_ text: String, layout: Layout = .singleLine) -> String {
         guard needsSanitizing(text, layout: layout) else { return text }
         var output = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            appendVisible(scalar, layout: layout, to: &output)
+        let scalars = Array(text.unicodeScalars)
+        for index in scalars.indices {
+            if isKeptJoiner(scalars, at: index) {
+                output.append(scalars[index])
+            } else {
+                appendVisible(scalars[index], layout: layout, to: &output)
+            }
+        }
+        return String(output)
+    }
+
+    /// Escapes, in serialised JSON, every character the sanitiser would not send raw to a terminal (C1 controls,
+    /// DEL, bidi and invisible format characters; the serialiser has escaped C0 already) as `\uXXXX`. The result
+    /// is valid JSON that decodes to exactly the same data, and safe to print.
+    public static func escapeForJSON(_ json: String) -> String {
+        let scalars = Array(json.unicodeScalars)
+        guard scalars.indices.contains(where: { isUnsafe(scalars[$0], layout: .multiLine) && !isKeptJoiner(scalars, at: $0) })
+        else { return json }
+        var output = String.UnicodeScalarView()
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            // Outside strings JSON holds only ASCII structure, so every such scalar is inside a string literal.
+            if isUnsafe(scalar, layout: .multiLine) && !isKeptJoiner(scalars, at: index) && scalar.value >= 0x20 {
+                output.append(contentsOf: "\\u\(hex(scalar.value, width: 4).lowercased())".unicodeScalars)
+            } else {
+                output.append(scalar)
+            }
         }
         return String(output)
     }
@@ -28,16 +58,24 @@ public enum TerminalSanitizer {
     public static func sanitize(utf8 bytes: some Collection<UInt8>, layout: Layout = .singleLine) -> String {
         let bytes = Array(bytes)
         var output = String.UnicodeScalarView()
+        var run: [Unicode.Scalar] = []
+        // Valid runs go through `sanitize(_:layout:)` whole, so joiners are judged by their neighbours.
+        func flushRun() {
+            if !run.isEmpty { output.append(contentsOf: sanitize(String(String.UnicodeScalarView(run)), layout: layout).unicodeScalars) }
+            run.removeAll()
+        }
         var index = 0
         while index < bytes.count {
             if let (scalar, length) = decodeScalar(in: bytes, at: index) {
-                appendVisible(scalar, layout: layout, to: &output)
+                run.append(scalar)
                 index += length
             } else {
+                flushRun()
                 output.append(contentsOf: "\\x\(hex(bytes[index]))".unicodeScalars)
                 index += 1
             }
         }
+        flushRun()
         return String(output)
     }
 
@@ -74,7 +112,29 @@ public enum TerminalSanitizer {
         if value < 0x20 {
             return !(layout == .multiLine && (value == 0x0A || value == 0x09))
         }
-        return value == 0x7F || (0x80...0x9F).contains(value) || isBidiControl(value)
+        if value < 0x7F { return false }
+        return value == 0x7F || (0x80...0x9F).contains(value) || isBidiControl(value) || isInvisibleFormat(value)
+    }
+
+    /// Characters that draw nothing (or, for U+2028/U+2029, break lines on some terminals), so text holding them
+    /// looks like other text: zero-width space, joiners, word joiner and invisible operators, byte-order mark,
+    /// soft hyphen, Mongolian vowel separator, deprecated format characters, interlinear annotation marks.
+    private static func isInvisibleFormat(_ value: UInt32) -> Bool {
+        value == 0x00AD || value == 0x180E || (0x200B...0x200D).contains(value) || value == 0x2028 || value == 0x2029
+            || (0x2060...0x2064).contains(value) || (0x206A...0x206F).contains(value) || value == 0xFEFF
+            || (0xFFF9...0xFFFB).contains(value)
+    }
+
+    /// A zero-width joiner or non-joiner between two non-ASCII characters that are not themselves unsafe: it
+    /// shapes what it joins (emoji sequences, Persian and Indic words) rather than hiding in ASCII text.
+    private static func isKeptJoiner(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        let value = scalars[index].value
+        guard value == 0x200C || value == 0x200D, index > 0, index + 1 < scalars.count else { return false }
+        func joins(_ neighbour: Unicode.Scalar) -> Bool {
+            neighbour.value > 0x7F && !isUnsafe(neighbour, layout: .singleLine)
+                && !neighbour.properties.isWhitespace
+        }
+        return joins(scalars[index - 1]) && joins(scalars[index + 1])
     }
 
     private static func isBidiControl(_ value: UInt32) -> Bool {

@@ -16,6 +16,7 @@ struct CoreDataCommand: ParsableCommand {
 
     static func main() {
         do {
+            try RegularExpressionEnvironment.apply()
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {

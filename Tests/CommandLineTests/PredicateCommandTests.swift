@@ -55,8 +55,8 @@ struct PredicateCommandTests {
         #expect(!result.standardError.contains("\u{1B}"), "escape characters never reach the terminal")
         #expect(lines.count == 4)
         if lines.count == 4 {
-            // `name == "` (9) + two wide characters (4) + `\u{1b}` (6) + `" ` (2) = column 21.
-            #expect(lines[2].hasPrefix(String(repeating: " ", count: 21) + "^ "), "\(lines)")
+            // `name == "` (9) + two wide characters (4) + `␛` (1) + `" ` (2) = column 16.
+            #expect(lines[2].hasPrefix(String(repeating: " ", count: 16) + "^ "), "\(lines)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
+import PropertyListCoding
 #endif
 
 /// A small read-only XML tree with line numbers, built with `XMLParser`, so that model readers can report the
@@ -47,6 +48,9 @@ package final class XMLElementNode: @unchecked Sendable {
 
     /// Parses `data` into a tree, throwing a `ModelError` naming `file` and the line where the XML is malformed.
     package static func parse(_ data: Data, file: String) throws(ModelError) -> XMLElementNode {
+        if let problem = XMLInputCheck.problem(in: data) {
+            throw ModelError(file: file, elementPath: "byte \(problem.offset)", reason: problem.reason)
+        }
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false

@@ -66,6 +66,12 @@ public struct ModelInference {
                 let owner = try owningEntity(of: column.name, in: tableName, hierarchy: hierarchy, entities: entities)
                 guard let ownerEntity = entities[owner] else { continue }
                 let propertyName = String(column.name.dropFirst()).lowercased()
+                // The layout names a property's column "Z" + its name in upper case; a column that no name maps
+                // back to (non-ASCII case changes such as ß → SS) could not be read or written, so it is left out.
+                guard Self.sqliteNamesMatch("Z" + propertyName.uppercased(), column.name) else {
+                    notes.append("\(tableName).\(column.name) was left out: no property name maps to that column")
+                    continue
+                }
                 if column.defaultValueSQL != nil || column.isNotNull {
                     notes.append("\(tableName).\(column.name) has a NOT NULL or DEFAULT clause, which Core Data never writes: it was added outside Core Data")
                 }
@@ -207,5 +213,13 @@ public struct ModelInference {
 
     private func descendants(of number: Int, in entries: [PrimaryKeyEntry]) -> [Int] {
         [number] + entries.filter { $0.superEntityNumber == number }.flatMap { descendants(of: $0.entityNumber, in: entries) }
+    }
+
+    /// Whether SQLite takes two identifiers for the same name: it folds ASCII letters only.
+    static func sqliteNamesMatch(_ a: String, _ b: String) -> Bool {
+        func folded(_ text: String) -> [Unicode.Scalar] {
+            text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar($0.value - 32)! : $0 }
+        }
+        return folded(a) == folded(b)
     }
 }

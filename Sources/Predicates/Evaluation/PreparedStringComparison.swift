@@ -31,7 +31,7 @@ public final class PreparedStringComparison {
     /// LIKE's pattern on bytes, lowercased for `[c]`; nil unless the constant is plain.
     private let likePattern: LikePattern<UInt8>?
     /// MATCHES's compiled expression.
-    private let expression: NSRegularExpression?
+    private let expression: CompiledRegularExpression?
     /// MATCHES with `[d]`: the subject is folded unless it is plain ASCII.
     private let foldsSubject: Bool
 
@@ -112,8 +112,8 @@ public final class PreparedStringComparison {
     /// The evaluator's comparison; for MATCHES the prepared expression, skipping `[d]` folding of plain ASCII.
     private func generalResult(_ text: String, isPlain: Bool) throws(PredicateEvaluationError) -> Bool {
         if let expression {
-            if foldsSubject && !isPlain { return StringComparison.matches(text, expression, options: options) }
-            return StringComparison.matches(subject: text, expression)
+            if foldsSubject && !isPlain { return try StringComparison.matches(text, expression, options: options) }
+            return try StringComparison.matches(subject: text, expression)
         }
         return try ValueComparison.test(.string(text), operatorType, .string(constant), options: options)
     }

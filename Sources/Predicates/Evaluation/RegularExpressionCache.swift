@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// Compiled whole-string regular expressions, shared by all evaluations so that a predicate run over many
@@ -6,27 +5,22 @@ import Synchronization
 final class RegularExpressionCache: Sendable {
     static let shared = RegularExpressionCache()
 
-    /// `NSRegularExpression` is immutable once built; the box lets it cross the lock.
-    private struct Entry: @unchecked Sendable { let expression: NSRegularExpression }
     private struct Key: Hashable { let pattern: String; let caseInsensitive: Bool }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = Mutex<[Key: CompiledRegularExpression]>([:])
     private static let capacity = 128
 
-    func expression(_ pattern: String, caseInsensitive: Bool) throws(PredicateEvaluationError) -> NSRegularExpression {
+    /// The compiled form of `pattern` (already folded; `original` is the pattern as written, for messages).
+    func expression(
+        _ pattern: String, original: String, caseInsensitive: Bool
+    ) throws(PredicateEvaluationError) -> CompiledRegularExpression {
         let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
-        if let cached = entries.withLock({ $0[key] }) { return cached.expression }
-        let compiled: NSRegularExpression
-        do {
-            // Anchored at both ends: MATCHES tests the whole string, not a substring.
-            compiled = try NSRegularExpression(
-                pattern: "\\A(?:" + pattern + ")\\z", options: caseInsensitive ? [.caseInsensitive] : [])
-        } catch {
-            throw PredicateEvaluationError("invalid regular expression for MATCHES: \(pattern)")
-        }
+        if let cached = entries.withLock({ $0[key] }) { return cached }
+        let compiled = try CompiledRegularExpression(
+            pattern: original, compiledPattern: pattern, caseInsensitive: caseInsensitive)
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll() }
-            entries[key] = Entry(expression: compiled)
+            entries[key] = compiled
         }
         return compiled
     }

@@ -54,28 +54,26 @@ enum StringComparison {
         LikePattern(folded(pattern, options: options)).matches(Array(folded(text, options: options)))
     }
 
-    /// MATCHES: the whole string against an ICU regular expression (`NSRegularExpression` is ICU-backed).
+    /// MATCHES: the whole string against an ICU regular expression, under ``RegularExpressionLimits``.
     /// `[c]` makes the expression case-insensitive; `[d]` folds diacritics in both the string and the pattern.
     static func matches(_ text: String, _ pattern: String, options: ComparisonOptions) throws(PredicateEvaluationError) -> Bool {
-        matches(text, try matchesExpression(pattern, options: options), options: options)
+        try matches(text, try matchesExpression(pattern, options: options), options: options)
     }
 
     /// The compiled expression MATCHES uses for `pattern` (folded for `[d]`, case-insensitive for `[c]`).
-    static func matchesExpression(_ pattern: String, options: ComparisonOptions) throws(PredicateEvaluationError) -> NSRegularExpression {
+    static func matchesExpression(_ pattern: String, options: ComparisonOptions) throws(PredicateEvaluationError) -> CompiledRegularExpression {
         let caseInsensitive = options.contains(.caseInsensitive) && !options.contains(.normalized)
         return try RegularExpressionCache.shared.expression(
-            folded(pattern, options: options, includeCase: false), caseInsensitive: caseInsensitive)
+            folded(pattern, options: options, includeCase: false), original: pattern, caseInsensitive: caseInsensitive)
     }
 
     /// MATCHES with the expression already compiled by ``matchesExpression(_:options:)``.
-    static func matches(_ text: String, _ expression: NSRegularExpression, options: ComparisonOptions) -> Bool {
-        matches(subject: folded(text, options: options, includeCase: false), expression)
+    static func matches(_ text: String, _ expression: CompiledRegularExpression, options: ComparisonOptions) throws(PredicateEvaluationError) -> Bool {
+        try expression.matches(folded(text, options: options, includeCase: false))
     }
 
     /// Whether `expression` matches `subject`, which is already folded.
-    static func matches(subject: String, _ expression: NSRegularExpression) -> Bool {
-        // The whole string in UTF-16 units; counting them is free for ASCII, unlike converting a range of indices.
-        let range = NSRange(location: 0, length: subject.utf16.count)
-        return expression.firstMatch(in: subject, options: [], range: range) != nil
+    static func matches(subject: String, _ expression: CompiledRegularExpression) throws(PredicateEvaluationError) -> Bool {
+        try expression.matches(subject)
     }
 }

@@ -1,3 +1,5 @@
+import TerminalText
+
 /// A predicate format string that could not be parsed: where (a UTF-8 offset), what was expected there and
 /// what was found instead.
 public struct PredicateSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -29,8 +31,8 @@ public struct PredicateSyntaxError: Error, Sendable, Equatable, CustomStringConv
     /// name == "Ann" AND
     ///                   ^ expected a predicate, found end of input
     /// ```
-    /// Control characters are shown as visible escapes and wide characters take two columns, so the caret
-    /// lines up in a terminal.
+    /// Control characters are shown as visible symbols by the one terminal sanitiser (`TerminalText`) and wide
+    /// characters take two columns, so the caret lines up in a terminal.
     public var caretDiagnostic: String {
         let bytes = Array(format.utf8)
         let clamped = min(max(offset, 0), bytes.count)
@@ -40,8 +42,8 @@ public struct PredicateSyntaxError: Error, Sendable, Equatable, CustomStringConv
         while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
         let before = String(decoding: bytes[lineStart..<clamped], as: UTF8.self)
         let line = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
-        let shown = TerminalText.visible(line)
-        let column = TerminalText.width(of: TerminalText.visible(before))
+        let shown = TerminalSanitizer.sanitize(line)
+        let column = DisplayWidth.of(TerminalSanitizer.sanitize(before))
         return shown + "\n" + String(repeating: " ", count: column) + "^ " + reason
     }
 }

@@ -9,7 +9,9 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// Writes rows as they come, so a million rows stream with flat memory. Every format is safe for control
-/// characters in the data: tables and CSV pass the sanitiser, JSON escapes them.
+/// characters in the data: tables and CSV pass the sanitiser; JSON escapes C0 controls itself, and on a terminal
+/// also C1 controls, DEL, bidi and invisible format characters (`TerminalSanitizer.escapeForJSON`). Into a file
+/// or a pipe JSON carries the data's own characters.
 final class ResultWriter {
     private let format: OutputFormat
     private let columns: [String]
@@ -20,6 +22,8 @@ final class ResultWriter {
     private var buffer = Data()
     /// Table rows are held until this many have arrived, to size the columns to their content.
     private let sizingSample = 200
+    /// Whether JSON is escaped for a terminal: standard output is one.
+    private let escapesJSONForTerminal = isatty(STDOUT_FILENO) != 0
 
     init(format: OutputFormat, columns: [String]) {
         self.format = format
@@ -46,7 +50,8 @@ final class ResultWriter {
             var object: [String: Any] = [:]
             for (column, value) in zip(columns, values) { object[column] = ValueFormatting.json(value) }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            let line = String(decoding: data, as: UTF8.self)
+            let serialized = String(decoding: data, as: UTF8.self)
+            let line = escapesJSONForTerminal ? TerminalSanitizer.escapeForJSON(serialized) : serialized
             if format == .json { emit((rowsWritten == 0 ? "\n  " : ",\n  ") + line) } else { emit(line + "\n") }
         }
         rowsWritten += 1

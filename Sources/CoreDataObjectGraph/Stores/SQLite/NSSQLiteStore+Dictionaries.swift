@@ -26,7 +26,7 @@ extension NSSQLiteStore {
         let keyPathSQL = Dictionary(zip(keyPaths, query.columnTerms), uniquingKeysWith: { first, _ in first })
         let selected = try shape.columns.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL) }
         let grouped = try shape.groupBy.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL).sql }
-        var sql = "SELECT \(shape.distinct ? "DISTINCT " : "")\(selected.map(\.sql).joined(separator: ", ")) FROM \(table.name) t0\(query.joins)\(query.whereClause)"
+        var sql = "SELECT \(shape.distinct ? "DISTINCT " : "")\(selected.map(\.sql).joined(separator: ", ")) FROM \(table.sqlName) t0\(query.joins)\(query.whereClause)"
         if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
         // Grouped and distinct rows have no single primary key to order by.
         sql += query.orderBy(includingPrimaryKey: grouped.isEmpty && !shape.distinct) + query.limitClause
@@ -87,7 +87,7 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
         }
         if let attribute = property as? NSAttributeDescription {
-            return SelectedColumn(name: name, sql: "t0.\(columns.value)", directType: DirectlyReadType(attribute.attributeType),
+            return SelectedColumn(name: name, sql: "t0.\(StoreLayout.sqlIdentifier(columns.value))", directType: DirectlyReadType(attribute.attributeType),
                                   decode: Self.valueDecoder(for: attribute))
         }
         guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
@@ -95,7 +95,7 @@ extension NSSQLiteStore {
         }
         // A to-one relationship comes back as the destination's object ID, as in Core Data.
         let store = InternedStoreIdentifier.intern(identifier)
-        return SelectedColumn(name: name, sql: "t0.\(columns.value)") { row, index in
+        return SelectedColumn(name: name, sql: "t0.\(StoreLayout.sqlIdentifier(columns.value))") { row, index in
             NSManagedObjectID(entity: destination, store: store, primaryKey: row.int64(at: index))
         }
     }
@@ -146,7 +146,7 @@ extension NSSQLiteStore {
                 guard let columns = layout.columns(forProperty: key, ofEntity: entity.name) else {
                     throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(key) is not a stored property (in \(expression.predicateFormat))")
                 }
-                inner = "t0.\(columns.value)"
+                inner = "t0.\(StoreLayout.sqlIdentifier(columns.value))"
                 attribute = entity.attributesByName[key]
             case .evaluatedObject:
                 inner = "t0.Z_PK"

@@ -18,7 +18,7 @@ extension NSSQLiteStore {
             bindings.append(binding)
             columns += slotColumns
         }
-        let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        let sql = "INSERT INTO \(table.sqlName) (\(columns.map(StoreLayout.sqlIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         let plan = InsertPlan(row: RowWritePlan(sql: sql, statement: try writer.statement(sql), bindings: bindings), entityNumber: Int64(number))
         writer.cache.insertPlans[ObjectIdentifier(entity)] = plan
         return plan
@@ -38,10 +38,10 @@ extension NSSQLiteStore {
             guard let (binding, columns) = slotBinding(slot: slot, property: property, entity: entity,
                                                        orderKey: !withoutOrderKey.contains(slot)) else { continue }
             bindings.append(binding)
-            assignments += columns.map { "\($0) = ?" }
+            assignments += columns.map { "\(StoreLayout.sqlIdentifier($0)) = ?" }
         }
         assignments.append("Z_OPT = Z_OPT + 1")
-        let sql = "UPDATE \(table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        let sql = "UPDATE \(table.sqlName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
         let plan = RowWritePlan(sql: sql, statement: try writer.statement(sql), bindings: bindings)
         writer.cache.updatePlans[key] = plan
         return plan
@@ -51,15 +51,15 @@ extension NSSQLiteStore {
     func deletePlan(for entity: NSEntityDescription, writer: SaveWriter) throws -> DeletePlan? {
         if let plan = writer.cache.deletePlans[ObjectIdentifier(entity)] { return plan }
         guard let table = layout.table(forEntity: entity.name) else { return nil }
-        let sql = "DELETE FROM \(table.name) WHERE Z_PK = ? AND Z_OPT = ?"
+        let sql = "DELETE FROM \(table.sqlName) WHERE Z_PK = ? AND Z_OPT = ?"
         var joinDeletes: [(sql: String, statement: Statement)] = []
         for join in layout.joinTables {
             if entity.isKind(of: model.entitiesByName[join.entityName] ?? entity) || join.entityName == entity.name {
-                let sql = "DELETE FROM \(join.name) WHERE \(join.sourceKeyColumn) = ?"
+                let sql = "DELETE FROM \(join.sqlName) WHERE \(StoreLayout.sqlIdentifier(join.sourceKeyColumn)) = ?"
                 joinDeletes.append((sql, try writer.statement(sql)))
             }
             if let other = model.entitiesByName[join.inverseEntityName], entity.isKind(of: other) {
-                let sql = "DELETE FROM \(join.name) WHERE \(join.destinationKeyColumn) = ?"
+                let sql = "DELETE FROM \(join.sqlName) WHERE \(StoreLayout.sqlIdentifier(join.destinationKeyColumn)) = ?"
                 joinDeletes.append((sql, try writer.statement(sql)))
             }
         }

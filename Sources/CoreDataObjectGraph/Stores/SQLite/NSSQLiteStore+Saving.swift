@@ -355,7 +355,7 @@ extension NSSQLiteStore {
                           let mapped = layout.columns(forProperty: inverse.name, ofEntity: owner.name), let orderKey = mapped.orderKey,
                           let table = layout.table(forEntity: owner.name) {
                     for (position, child) in current.map(resolve).enumerated() {
-                        try writer.run("UPDATE \(table.name) SET \(orderKey) = ? WHERE Z_PK = ?", [.integer(Int64(position + 1)), .integer(child.primaryKey)])
+                        try writer.run("UPDATE \(table.sqlName) SET \(StoreLayout.sqlIdentifier(orderKey)) = ? WHERE Z_PK = ?", [.integer(Int64(position + 1)), .integer(child.primaryKey)])
                     }
                 }
             }
@@ -366,22 +366,23 @@ extension NSSQLiteStore {
                                current: [NSManagedObjectID], committed: [NSManagedObjectID]) throws {
         // Both sides of a changed pair may arrive here: deletes are idempotent and inserts ignore duplicates.
         let declaredHere = join.relationshipName == relationship.name
-        let mine = declaredHere ? join.sourceKeyColumn : join.destinationKeyColumn
-        let theirs = declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn
-        let order = declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn
+        // As SQL: names from an inferred model may need quoting.
+        let mine = StoreLayout.sqlIdentifier(declaredHere ? join.sourceKeyColumn : join.destinationKeyColumn)
+        let theirs = StoreLayout.sqlIdentifier(declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn)
+        let order = (declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn).map(StoreLayout.sqlIdentifier)
         let currentKeys = Set(current.map(\.primaryKey)), committedKeys = Set(committed.map(\.primaryKey))
         for removed in committedKeys.subtracting(currentKeys).sorted() {
-            try writer.run("DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?", [.integer(source.primaryKey), .integer(removed)])
+            try writer.run("DELETE FROM \(join.sqlName) WHERE \(mine) = ? AND \(theirs) = ?", [.integer(source.primaryKey), .integer(removed)])
         }
         // An unordered relationship's array follows a Set's iteration order, which differs from run to run: rows are
         // written in key order instead, so the same changes always write the same file.
         let additions = current.filter { !committedKeys.contains($0.primaryKey) }
         for added in order == nil ? additions.sorted(by: { $0.primaryKey < $1.primaryKey }) : additions {
-            try writer.run("INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)", [.integer(source.primaryKey), .integer(added.primaryKey)])
+            try writer.run("INSERT OR IGNORE INTO \(join.sqlName) (\(mine), \(theirs)) VALUES (?, ?)", [.integer(source.primaryKey), .integer(added.primaryKey)])
         }
         if let order {
             for (position, destination) in current.enumerated() {
-                try writer.run("UPDATE \(join.name) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?",
+                try writer.run("UPDATE \(join.sqlName) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?",
                             [.integer(Int64(position + 1)), .integer(source.primaryKey), .integer(destination.primaryKey)])
             }
         }

@@ -33,7 +33,7 @@ extension NSSQLiteStore {
         // Every compiled sort term (collations included) can be continued by keyset; Z_PK is the last term.
         let keyset = query.orderTerms.dropLast().map { (column: $0.sql, ascending: $0.ascending) }
         let sortColumns = keyset.map(\.column)
-        let selectList = plan.keyColumns(alias: "t0") + plan.columns.map { "t0.\($0)" } + sortColumns
+        let selectList = plan.keyColumns(alias: "t0") + plan.valueColumns(alias: "t0") + sortColumns
         let keyOffset = 3 + plan.columns.count
         var reversed = false
         var extra = ""
@@ -53,7 +53,7 @@ extension NSSQLiteStore {
         }
         var whereClause = query.whereClause
         if !extra.isEmpty { whereClause += (whereClause.isEmpty ? " WHERE " : " AND ") + "(\(extra))" }
-        let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.name) t0\(query.joins)\(whereClause)\(query.orderBy(reversed: reversed))\(query.limitClause)"
+        let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.sqlName) t0\(query.joins)\(whereClause)\(query.orderBy(reversed: reversed))\(query.limitClause)"
         let decoder = rowDecoder(plan: plan, withValues: true)
         var window = try run(sql, query.bindings + extraBindings) { statement in
             var rows: [FetchedRow] = []

@@ -139,6 +139,11 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         func keyColumns(alias: String) -> [String] {
             ["\(alias).Z_PK", soleEntityNumber.map(String.init) ?? "\(alias).Z_ENT", "\(alias).Z_OPT"]
         }
+
+        /// ``columns`` of the table aliased `alias`, as SQL (names from an inferred model may need quoting).
+        func valueColumns(alias: String) -> [String] {
+            columns.map { "\(alias).\(StoreLayout.sqlIdentifier($0))" }
+        }
     }
 
     func selectPlan(for entity: NSEntityDescription) throws -> SelectPlan {
