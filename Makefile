@@ -106,7 +106,7 @@ test-hostile: setup
 # instruments every module), kept in .build-fuzz; crashes land in .build-fuzz/crashes/.
 fuzz: setup
 	$(SWIFT) build --product coredata-fuzz
-	rm -rf $(FUZZ_DIR)/seed-sources $(FUZZ_DIR)/corpus && mkdir -p $(FUZZ_DIR)/seed-sources $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
+	rm -rf $(FUZZ_DIR)/seed-sources && mkdir -p $(FUZZ_DIR)/seed-sources $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
 	if [ -d ../shared/fixtures ]; then cp -R ../shared/fixtures/stores ../shared/fixtures/models $(FUZZ_DIR)/seed-sources/; fi
 	$$($(SWIFT) build --show-bin-path)/coredata-fuzz export-seeds $(FUZZ_DIR)/corpus SampleStores Tests/FuzzTargetsTests/Seeds $(FUZZ_DIR)/seed-sources
 	@if $(SWIFT) build --scratch-path $(FUZZ_DIR) -c release --product coredata-fuzz \

@@ -9,14 +9,19 @@ public struct FuzzCampaign {
 
     /// What a run did.
     public struct Report: Sendable {
+        /// Inputs run (seeds and mutants).
         public var executions = 0
+        /// Inputs the target's reader accepted.
         public var accepted = 0
+        /// Inputs refused with the reader's own error type.
         public var rejected = 0
         /// Inputs that broke a guarantee, with what broke (at most 20 kept).
         public var violations: [(input: [UInt8], message: String)] = []
+        /// All violations, including those not kept.
         public var violationCount = 0
     }
 
+    /// A campaign on `target` starting from `seeds` (an empty input when there are none).
     public init(target: FuzzTarget, seeds: [[UInt8]]) {
         self.target = target
         self.seeds = seeds.isEmpty ? [[]] : seeds

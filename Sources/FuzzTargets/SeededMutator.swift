@@ -10,6 +10,7 @@ public struct SeededMutator {
     /// Inputs never grow past this many bytes.
     public let maximumLength: Int
 
+    /// A mutator whose choices all follow from `seed`, inserting tokens from `dictionary`.
     public init(seed: UInt64, dictionary: [[UInt8]], maximumLength: Int = 64 * 1024) {
         state = seed
         self.dictionary = dictionary
@@ -25,6 +26,7 @@ public struct SeededMutator {
         return z ^ (z >> 31)
     }
 
+    /// A number in `0..<bound` (0 when `bound` is 0 or 1).
     public mutating func below(_ bound: Int) -> Int {
         bound <= 1 ? 0 : Int(nextRandom() % UInt64(bound))
     }

@@ -40,9 +40,16 @@ struct ScreenTests {
 
     @Test func combiningAndZeroWidthTextTakesItsMeasuredColumns() {
         var screen = Screen(size: Size(columns: 10, rows: 1))
-        let advanced = screen.draw("e\u{301}a\u{200B}b👍🏽", at: .zero)
-        #expect(advanced == DisplayWidth.of("e\u{301}a\u{200B}b👍🏽"))
-        #expect(screen.lines() == ["e\u{301}ab👍🏽"])
+        let advanced = screen.draw("e\u{301}ab👍🏽👩\u{200D}👧", at: .zero)
+        #expect(advanced == DisplayWidth.of("e\u{301}ab👍🏽👩\u{200D}👧"))
+        #expect(screen.lines() == ["e\u{301}ab👍🏽👩\u{200D}👧"])
+    }
+
+    /// Issue 16: a zero-width space or byte-order mark in data no longer hides in the text.
+    @Test func invisibleCharactersAreShownWhenDrawn() {
+        var screen = Screen(size: Size(columns: 30, rows: 1))
+        screen.draw("a\u{200B}b\u{FEFF}c\u{2060}", at: .zero)
+        #expect(screen.lines() == ["a<U+200B>b<U+FEFF>c<U+2060>"])
     }
 
     @Test func controlCharactersAreSanitisedWhenDrawn() {
