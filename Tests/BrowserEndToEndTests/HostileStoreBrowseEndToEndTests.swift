@@ -22,7 +22,10 @@ struct HostileStoreBrowseEndToEndTests {
             defer { try? FileManager.default.removeItem(at: copy.folder.deletingLastPathComponent()) }
             let before = try HostileCorpusFiles.snapshot(copy.folder)
             let command = [BrowserPane.binary, "browse", copy.path, "--entity", store.entity].map(BrowserPane.quote).joined(separator: " ")
-            try pane.tmux.sendLine("clear; \(command); echo EXIT=$?")
+            // Through a script file: names holding escape characters would be taken as keys if typed into the shell.
+            let script = copy.folder.deletingLastPathComponent().appendingPathComponent("browse.sh")
+            try Data((command + "\n").utf8).write(to: script)
+            try pane.tmux.sendLine("clear; sh \(BrowserPane.quote(script.path)); echo EXIT=$?")
             let screen = try pane.tmux.waitUntil("\(store.name): the browser's status line or its exit", timeout: .seconds(60)) { lines in
                 lines.contains { $0.contains("│ read-only") } || lines.contains { $0.hasPrefix("EXIT=") }
             }

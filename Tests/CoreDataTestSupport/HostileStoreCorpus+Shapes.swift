@@ -38,12 +38,7 @@ extension HostileStoreCorpus {
         // Names holding escape and control characters, in a store whose model is inferred from them.
         let evil = "Ev\u{1B}[31mil"
         try custom("escapes-in-names", entity: evil, attribute: "na\u{1B}]0;x\u{7}me", keys: "na\u{1B}]0;x\u{7}me",
-                   expectation: .opens(count: 1),
-                   knownBugs: [.query: "issue 16 item 6: inferred names are not quoted in SQL (helper fuzz)",
-                               .queryKeys: "issue 16 item 6: inferred names are not quoted in SQL (helper fuzz)",
-                               .count: "issue 16 item 6: inferred names are not quoted in SQL (helper fuzz)",
-                               .aggregate: "issue 16 item 6: inferred names are not quoted in SQL (helper fuzz)",
-                               .browse: "issue 16 item 6: inferred names are not quoted in SQL (helper fuzz)"]) { _, path in
+                   expectation: .opens(count: 1)) { _, path in
             try Self.inferredStore(at: path, script: """
                 CREATE TABLE "Z\(evil.uppercased())" (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "ZNA\u{1B}]0;X\u{7}ME" VARCHAR);
                 INSERT INTO Z_PRIMARYKEY VALUES (1, '\(evil)', 0, 1);
