@@ -79,19 +79,19 @@ extension StoreBrowserApp {
             }
             entity = concrete
         }
-        location.detail = DetailModel(inserting: entity, parent: session.context)
+        pushDetail(DetailModel(inserting: entity, parent: session.context))
         show("new \(entity.name): e edits a field, a accepts, Esc discards")
     }
 
     func acceptDetail() throws {
         guard let detail = location.detail else { return }
         guard detail.hasChanges else {
-            location.detail = nil
+            closeDetail()
             return
         }
         try requireEditing()
         try detail.accept(into: session.context)
-        location.detail = nil
+        closeDetail(reportingDiscard: false)
         show("\(detail.title): accepted; :w writes it to the store")
     }
 
