@@ -35,24 +35,26 @@ struct BrowserObjectLifecycleTests {
         #expect(browser.statusLine.contains("of 26"))
     }
 
-    @Test("Esc on a new object discards it; an invalid insert is refused on writing and nothing is written")
+    @Test("Esc on a new object discards it; an invalid insert is refused by a, on the field, and nothing is written")
     func insertDiscardAndInvalid() throws {
         let browser = try BrowserHarness(edit: true)
         let path = browser.storePath
         try browser.press(.character("i"))
         try browser.press(.escape)
         #expect(browser.session.pendingChangeCount == 0)
-        // A chef without a name violates the model (name is required): the write fails and says why.
+        // A chef without a name violates the model (name is required): a refuses it and says why (issue 21 moved
+        // this check from the write to the accept).
         try browser.press(.character("i"))
         try browser.selectField("email")
         try browser.editSelectedField(to: "nameless@example.com")
         try browser.press(.character("a"))
-        try browser.type(":w\n")
-        try browser.press(.character("y"))
         #expect(browser.app.messageIsError)
-        #expect(browser.text.contains("name"))
+        #expect(browser.messageLine.contains("not accepted: 1 validation failure: Chef (new).name is required"))
+        #expect(browser.app.detail?.selectedField?.key == "name")
+        #expect(browser.text.contains("⚠ is required (model: required, 1…80 characters)"))
+        #expect(browser.session.pendingChangeCount == 0)
+        try browser.type(":w\n")
         #expect(try StoreFile.integer(path, "SELECT COUNT(*) FROM ZCHEF") == 25)
-        #expect(browser.statusLine.contains("1 pending"))
     }
 
     @Test("d shows the delete rules before confirming; the delete is pending, undoable, and cascades when written")

@@ -90,6 +90,11 @@ extension StoreBrowserApp {
             return
         }
         try requireEditing()
+        let failures = detail.validate()
+        if !failures.isEmpty {
+            if let first = detail.fields.firstIndex(where: { !detail.failures(forField: $0.key).isEmpty }) { detail.selection = first }
+            throw StoreAccessError("not accepted: " + ValidationReport.message(for: failures))
+        }
         try detail.accept(into: session.context)
         closeDetail(reportingDiscard: false)
         show("\(detail.title): accepted; :w writes it to the store")

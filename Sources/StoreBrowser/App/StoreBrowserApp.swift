@@ -135,7 +135,7 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     func show(error: any Error) {
-        message = (error as? StoreAccessError)?.message ?? String(describing: error)
+        message = ValidationReport.message(for: error)
         messageIsError = true
     }
 

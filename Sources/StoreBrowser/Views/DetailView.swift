@@ -19,9 +19,16 @@ struct DetailView {
         let valueWidth = max(1, inner.maxColumn - valueColumn)
         // Lay out every field's lines, then scroll so the selected field's first line is visible.
         var blocks: [[String]] = []
+        // The lines of each block from this one on are validation failures, drawn in the error style.
+        var failureStarts: [Int] = []
         for field in detail.fields {
             let value = field.isPending ? "\(field.committedValue ?? "") → \(field.value)" : field.value
-            blocks.append(TextWrapping.wrap(TerminalSanitizer.sanitize(value, layout: .singleLine), width: valueWidth))
+            var block = TextWrapping.wrap(TerminalSanitizer.sanitize(value, layout: .singleLine), width: valueWidth)
+            failureStarts.append(block.count)
+            for failure in detail.failures(forField: field.key) {
+                block += TextWrapping.wrap("⚠ " + TerminalSanitizer.sanitize(failure, layout: .singleLine), width: valueWidth)
+            }
+            blocks.append(block)
         }
         var firstLine: [Int] = []
         var total = 0
@@ -47,8 +54,9 @@ struct DetailView {
                     screen.drawField(field.typeLabel, in: Rect(column: inner.minColumn + keyWidth + 1, row: row, columns: typeWidth, rows: 1),
                                      style: selected ? base : theme.muted)
                 }
-                screen.drawField(text, in: Rect(column: valueColumn, row: row, columns: valueWidth, rows: 1),
-                                 style: field.isPending ? theme.pending.adding(selected ? .reverse : []) : base)
+                let style = lineIndex >= failureStarts[index] ? theme.error.adding(selected ? .reverse : [])
+                    : field.isPending ? theme.pending.adding(selected ? .reverse : []) : base
+                screen.drawField(text, in: Rect(column: valueColumn, row: row, columns: valueWidth, rows: 1), style: style)
             }
         }
     }
