@@ -18,7 +18,7 @@ extension StoreBrowserApp {
         case .back: goBack()
         case .forward: goForward()
         case .sortAscending, .sortDescending, .addSortAscending, .addSortDescending: try sort(command)
-        case .filter: beginPrompt(.filter, text: table.query.filter?.predicateFormat ?? "")
+        case .filter: beginFilterPrompt()
         case .command: beginPrompt(.command, text: "")
         case .refresh: refresh()
         case .redraw: return .repaintAll

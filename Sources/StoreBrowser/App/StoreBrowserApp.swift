@@ -29,6 +29,8 @@ public final class StoreBrowserApp: TerminalApp {
     var forwardStack: [BrowserLocation] = []
     var overlay: BrowserOverlay?
     var prompt: PromptPurpose?
+    /// The filter prompt opened on the current filter, not yet touched: a typed character replaces it.
+    var prefillSelected = false
     /// The message line: the last result or error.
     public internal(set) var message: String?
     public internal(set) var messageIsError = false
@@ -104,6 +106,7 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     public func handle(_ key: Key) -> TerminalAction {
+        defer { syncPendingInserts() }
         collectBackgroundResults()
         if key == .resize { return .redraw }
         if prompt != nil { return handlePromptKey(key) }
@@ -124,6 +127,14 @@ public final class StoreBrowserApp: TerminalApp {
         } catch {
             show(error: error)
             return .redraw
+        }
+    }
+
+    /// Brings the pending inserts of every table on the stacks up to date with the browser's context.
+    func syncPendingInserts() {
+        let tables = ([location] + backStack + forwardStack).map(\.table)
+        session.perform {
+            for table in tables { table.syncPendingInserts(in: session.context) }
         }
     }
 

@@ -88,6 +88,8 @@ struct TableView {
             if selected && index == table.currentColumn && isFocused { style = style.adding(.bold) }
             var text = table.text(of: column, for: object)
             if index == table.firstVisibleColumn, object.isDeleted { text = "✗ " + text }
+            if index == table.firstVisibleColumn, object.isInserted { text = "+ " + text }
+            if object.isInserted { style = theme.pending.adding(selected ? .reverse : []) }
             screen.drawField(text, in: rect, style: style, alignment: column.isNumeric ? .right : .left)
         }
     }
