@@ -87,7 +87,7 @@ struct EditingEndToEndTests {
         #expect(!pane.statusLine(screen).contains("pending"))
         #expect(try region(of: "Italian", in: store) == "Atlantis")
 
-        // Quitting with unsaved changes asks: n stays, y quits without writing.
+        // Quitting with unsaved changes asks: n stays, d discards and quits (y answers nothing: it was ambiguous).
         try editRegion(pane, to: "Lemuria", from: "Atlantis")
         try pane.press("a")
         try pane.waitFor("1 pending")
@@ -99,6 +99,8 @@ struct EditingEndToEndTests {
         try pane.press("q")
         try pane.waitFor("Unsaved changes")
         try pane.press("y")
+        try pane.waitFor("d discard changes and quit")
+        try pane.press("d")
         #expect(try pane.exitStatus() == 0)
         #expect(try region(of: "Italian", in: store) == "Atlantis")
 

@@ -154,7 +154,7 @@ struct BrowserObjectLifecycleTests {
         #expect(try StoreFile.integer(path, "SELECT COUNT(*) FROM Z_5TAGS WHERE Z_5RECIPES = 1") == tags.count + 1)
     }
 
-    @Test("q with unsaved changes asks first: n stays, y quits without writing, w writes and quits")
+    @Test("q with unsaved changes asks first: n and Esc stay, y does nothing, d discards and quits, w writes and quits")
     func quitAsks() throws {
         let browser = try BrowserHarness(edit: true)
         #expect(browser.app.handle(.character("q")) == .quit)  // nothing pending: quits at once
@@ -174,11 +174,17 @@ struct BrowserObjectLifecycleTests {
         try browser.press(.character("q"))
         #expect(browser.text.contains("Unsaved changes"))
         #expect(browser.text.contains("1 change not written to the store."))
-        #expect(browser.text.contains("w write them, then quit · y quit without writing · n stay"))
+        #expect(browser.text.contains("w write and quit · d discard changes and quit · n cancel (or Esc)"))
         try browser.press(.character("n"))
         #expect(!browser.text.contains("Unsaved changes"))
-        #expect(browser.app.handle(.character("q")) == .redraw)
-        #expect(browser.app.handle(.character("y")) == .quit)
+        try browser.press(.character("q"))
+        try browser.press(.escape)
+        #expect(!browser.text.contains("Unsaved changes"))
+        try browser.press(.character("q"))
+        // y is ambiguous (yes quit? yes write?) and answers nothing (issue 21).
+        try browser.press(.character("y"))
+        #expect(browser.text.contains("Unsaved changes"))
+        #expect(browser.app.handle(.character("d")) == .quit)
         #expect(try StoreFile.text(browser.storePath, "SELECT ZNAME FROM ZCHEF WHERE Z_PK = 1") != "Unsaved")
 
         #expect(browser.app.handle(.character("q")) == .redraw)

@@ -23,4 +23,16 @@ struct BrowserSmallFixesTests {
         #expect(!browser.app.messageIsError)
         #expect(browser.app.table.query.filter?.predicateFormat == "servings > 4 AND minutes < 30")
     }
+
+    @Test("Setting a value to nil shows old → nil in the detail pane")
+    func nilShownAfterArrow() throws {
+        let browser = try BrowserHarness(entity: "Recipe", edit: true)
+        let rated = try StoreFile.integer(browser.storePath, "SELECT MIN(Z_PK) FROM ZRECIPE WHERE ZRATING IS NOT NULL")
+        for _ in 1..<rated { try browser.press(.character("j")) }
+        try browser.press(.enter)
+        try browser.selectField("rating")
+        let before = try #require(browser.app.detail?.selectedField?.value)
+        try browser.press(.character("x"))
+        #expect(browser.text.contains("\(before) → nil"))
+    }
 }

@@ -284,8 +284,9 @@ extension StoreBrowserApp {
         overlay = .confirm(Confirmation(
             title: "Unsaved changes",
             lines: ["\(pending) change\(pending == 1 ? "" : "s") not written to the store."],
-            options: [("w", "write them, then quit", .writeAndQuit), ("y", "quit without writing", .discardAndQuit),
-                      ("n", "stay", .cancel)]))
+            // No y: "yes" could mean either "yes, quit" or "yes, write" (issue 21); each key names its action.
+            options: [("w", "write and quit", .writeAndQuit), ("d", "discard changes and quit", .discardAndQuit),
+                      ("n", "cancel (or Esc)", .cancel)]))
         return .redraw
     }
 }

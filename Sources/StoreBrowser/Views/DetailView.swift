@@ -7,6 +7,8 @@ struct DetailView {
     let detail: DetailModel
     let theme: Theme
 
+    static func shown(_ value: String) -> String { value.isEmpty ? "nil" : value }
+
     func render(into screen: inout Screen, in rect: Rect) {
         // A new object's title already says "(new)" (`ObjectLabel`).
         let state = detail.isNew ? "" : (detail.hasChanges ? " (edited)" : "")
@@ -22,7 +24,8 @@ struct DetailView {
         // The lines of each block from this one on are validation failures, drawn in the error style.
         var failureStarts: [Int] = []
         for field in detail.fields {
-            let value = field.isPending ? "\(field.committedValue ?? "") → \(field.value)" : field.value
+            // An edit from or to nil says nil, so `3.5 → nil` never reads as an arrow to nothing.
+            let value = field.isPending ? "\(Self.shown(field.committedValue ?? "")) → \(Self.shown(field.value))" : field.value
             var block = TextWrapping.wrap(TerminalSanitizer.sanitize(value, layout: .singleLine), width: valueWidth)
             failureStarts.append(block.count)
             for failure in detail.failures(forField: field.key) {
