@@ -87,7 +87,7 @@ struct EditingEndToEndTests {
         #expect(!pane.statusLine(screen).contains("pending"))
         #expect(try region(of: "Italian", in: store) == "Atlantis")
 
-        // Quitting with unsaved changes asks: n stays, y quits without writing.
+        // Quitting with unsaved changes asks: n stays, d discards and quits (y answers nothing: it was ambiguous).
         try editRegion(pane, to: "Lemuria", from: "Atlantis")
         try pane.press("a")
         try pane.waitFor("1 pending")
@@ -99,6 +99,8 @@ struct EditingEndToEndTests {
         try pane.press("q")
         try pane.waitFor("Unsaved changes")
         try pane.press("y")
+        try pane.waitFor("d discard changes and quit")
+        try pane.press("d")
         #expect(try pane.exitStatus() == 0)
         #expect(try region(of: "Italian", in: store) == "Atlantis")
 
@@ -128,9 +130,13 @@ struct EditingEndToEndTests {
         try pane.press("a")
         try pane.waitFor("1 pending")
 
+        // The new tag is listed first, marked + (issue 21); the first stored tag follows it.
+        var screen = try pane.waitFor("row 1 of 17")
+        #expect(screen.contains { $0.contains("│+ ") && $0.contains("zz-end-to-end") }, "\(screen)")
+        try pane.press("j")
         // Delete shows the delete rules first; n keeps the object.
         try pane.press("d")
-        var screen = try pane.waitFor("Delete Tag p")
+        screen = try pane.waitFor("Delete Tag p")
         #expect(screen.contains { $0.contains("y delete · n keep") })
         #expect(screen.contains { $0.contains("recipes") }, "the relationships and their rules: \(screen)")
         try pane.press("n")

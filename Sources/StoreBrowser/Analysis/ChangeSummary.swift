@@ -23,12 +23,18 @@ enum ChangeSummary {
                 lines.append("    \(property.name) = \(describe(value))")
             }
         }
+        let reader = committedReader(for: context)
         for object in context.updatedObjects.sorted(by: byLabel) {
             lines.append("~ update \(ObjectLabel.short(object.objectID))")
             let changed = object.changedValues()
             let committed = object.committedValues(forKeys: Array(changed.keys))
             for key in changed.keys.sorted() {
-                lines.append("    \(key): \(describe(committed[key])) → \(describe(changed[key]))")
+                if let relationship = object.entity.relationshipsByName[key], relationship.isToMany {
+                    lines.append("    \(key): " + toManyChange(of: object, key: key, ordered: relationship.isOrdered,
+                                                              reader: reader))
+                } else {
+                    lines.append("    \(key): \(describe(committed[key])) → \(describe(changed[key]))")
+                }
             }
         }
         for object in context.deletedObjects.sorted(by: byLabel) {
@@ -39,6 +45,40 @@ enum ChangeSummary {
             lines = Array(lines.prefix(maximumLines)) + ["… \(hidden) more lines"]
         }
         return lines
+    }
+
+    /// A to-many change against the committed destinations: what was added and what was removed (an ordered
+    /// relationship whose members stayed the same says it was reordered).
+    static func toManyChange(of object: NSManagedObject, key: String, ordered: Bool,
+                             reader: NSManagedObjectContext?) -> String {
+        let current = object.objectIDs(forRelationshipNamed: key)
+        let committed = reader.flatMap { reader in
+            reader.performAndWait { () -> [NSManagedObjectID]? in
+                (try? reader.existingObject(with: object.objectID))?.objectIDs(forRelationshipNamed: key)
+            }
+        } ?? []
+        let committedSet = Set(committed)
+        let currentSet = Set(current)
+        let added = current.filter { !committedSet.contains($0) }
+        let removed = committed.filter { !currentSet.contains($0) }
+        var parts: [String] = []
+        if !added.isEmpty { parts.append("added " + labels(added)) }
+        if !removed.isEmpty { parts.append("removed " + labels(removed)) }
+        if parts.isEmpty { return ordered && current != committed ? "reordered" : "unchanged" }
+        return parts.joined(separator: "; ") + " (\(committed.count) → \(current.count))"
+    }
+
+    private static func labels(_ ids: [NSManagedObjectID]) -> String {
+        let shown = ids.prefix(8).map(ObjectLabel.short)
+        return shown.joined(separator: ", ") + (ids.count > 8 ? ", … (\(ids.count - 8) more)" : "")
+    }
+
+    /// A context on the same coordinator that sees only what the store holds: the committed side of a to-many.
+    private static func committedReader(for context: NSManagedObjectContext) -> NSManagedObjectContext? {
+        guard let coordinator = context.persistentStoreCoordinator else { return nil }
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = coordinator
+        return reader
     }
 
     static func describe(_ value: Any?) -> String {

@@ -7,6 +7,9 @@ final class BrowserLocation {
     var detail: DetailModel?
     /// Set when this table was opened to pick a destination for the detail pane below it on the back stack.
     var isPicker = false
+    /// Set when this location is the detail pane opened over the table of the location below it (Enter on a row,
+    /// `i`): back returns to that table with its cursor, and the breadcrumb names only the object.
+    var isDetailStep = false
 
     init(table: TableModel, detail: DetailModel? = nil) {
         self.table = table
@@ -15,7 +18,7 @@ final class BrowserLocation {
 
     /// The breadcrumb step: the table's title, and the object when the detail pane is open.
     var crumb: String {
-        if let detail { return table.query.title + " › " + detail.title }
+        if let detail { return isDetailStep ? detail.title : table.query.title + " › " + detail.title }
         return table.query.title
     }
 }

@@ -18,7 +18,7 @@ extension StoreBrowserApp {
         case .back: goBack()
         case .forward: goForward()
         case .sortAscending, .sortDescending, .addSortAscending, .addSortDescending: try sort(command)
-        case .filter: beginPrompt(.filter, text: table.query.filter?.predicateFormat ?? "")
+        case .filter: beginFilterPrompt()
         case .command: beginPrompt(.command, text: "")
         case .refresh: refresh()
         case .redraw: return .repaintAll
@@ -110,7 +110,15 @@ extension StoreBrowserApp {
             show("\(pickingDetail.selectedField?.key ?? "relationship"): picked \(ObjectLabel.short(object.objectID))")
             return
         }
-        location.detail = try DetailModel(objectID: object.objectID, parent: session.context)
+        pushDetail(try DetailModel(objectID: object.objectID, parent: session.context))
+    }
+
+    /// Opens `detail` over the current table as a step of its own, so back returns to the table (issue 21).
+    func pushDetail(_ detail: DetailModel) {
+        backStack.append(location)
+        forwardStack.removeAll()
+        location = BrowserLocation(table: table, detail: detail)
+        location.isDetailStep = true
     }
 
     /// Enter on a detail field: a to-one opens its destination, a to-many opens a table of its destinations
@@ -190,11 +198,18 @@ extension StoreBrowserApp {
         if let index = session.entityTree.firstIndex(where: { $0.entity === table.query.entity }) { entitySelection = index }
     }
 
-    func closeDetail() {
+    /// Closes the detail pane (Esc, or after `a`): a detail step is left for the table below it, and is not kept
+    /// for forward since its edits are gone.
+    func closeDetail(reportingDiscard: Bool = true) {
         guard let detail = location.detail else { return }
         let discarded = detail.hasChanges
-        location.detail = nil
-        if discarded { show("discarded the edits of \(detail.title)") }
+        if location.isDetailStep, let previous = backStack.popLast() {
+            location = previous
+            syncEntitySelection()
+        } else {
+            location.detail = nil
+        }
+        if discarded && reportingDiscard { show("discarded the edits of \(detail.title)") }
     }
 
     // MARK: Sorting
@@ -269,8 +284,9 @@ extension StoreBrowserApp {
         overlay = .confirm(Confirmation(
             title: "Unsaved changes",
             lines: ["\(pending) change\(pending == 1 ? "" : "s") not written to the store."],
-            options: [("w", "write them, then quit", .writeAndQuit), ("y", "quit without writing", .discardAndQuit),
-                      ("n", "stay", .cancel)]))
+            // No y: "yes" could mean either "yes, quit" or "yes, write" (issue 21); each key names its action.
+            options: [("w", "write and quit", .writeAndQuit), ("d", "discard changes and quit", .discardAndQuit),
+                      ("n", "cancel (or Esc)", .cancel)]))
         return .redraw
     }
 }

@@ -79,19 +79,24 @@ extension StoreBrowserApp {
             }
             entity = concrete
         }
-        location.detail = DetailModel(inserting: entity, parent: session.context)
+        pushDetail(DetailModel(inserting: entity, parent: session.context))
         show("new \(entity.name): e edits a field, a accepts, Esc discards")
     }
 
     func acceptDetail() throws {
         guard let detail = location.detail else { return }
         guard detail.hasChanges else {
-            location.detail = nil
+            closeDetail()
             return
         }
         try requireEditing()
+        let failures = detail.validate()
+        if !failures.isEmpty {
+            if let first = detail.fields.firstIndex(where: { !detail.failures(forField: $0.key).isEmpty }) { detail.selection = first }
+            throw StoreAccessError("not accepted: " + ValidationReport.message(for: failures))
+        }
         try detail.accept(into: session.context)
-        location.detail = nil
+        closeDetail(reportingDiscard: false)
         show("\(detail.title): accepted; :w writes it to the store")
     }
 

@@ -28,7 +28,17 @@ extension StoreBrowserApp {
     static let commandNames = ["w", "write", "q", "quit", "q!", "wq", "edit", "readonly", "sql", "sort", "filter", "entity",
                                "save", "load", "predicates", "export", "autorefresh", "undo", "redo", "refresh", "help"]
 
+    /// Opens `/` on the current filter as a selected text: the first character typed replaces it, any editing
+    /// key (arrows, Backspace, Ctrl-A/E, Tab) keeps it for editing. Readline has no selection, so this follows a
+    /// search field's pre-selected text instead (issue 21).
+    func beginFilterPrompt() {
+        let current = table.query.filter?.predicateFormat ?? ""
+        beginPrompt(.filter, text: current)
+        prefillSelected = !current.isEmpty
+    }
+
     func beginPrompt(_ purpose: PromptPurpose, text: String) {
+        prefillSelected = false
         prompt = purpose
         switch purpose {
         case .filter: editor.begin(Self.filterPrompt, initialText: text)
@@ -49,6 +59,10 @@ extension StoreBrowserApp {
 
     func handlePromptKey(_ key: Key) -> TerminalAction {
         guard let purpose = prompt else { return .redraw }
+        if prefillSelected {
+            prefillSelected = false
+            if case .character = key { editor.begin(Self.filterPrompt, initialText: "") }
+        }
         switch editor.feed(key) {
         case .editing:
             return .redraw

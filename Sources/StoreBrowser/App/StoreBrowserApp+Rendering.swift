@@ -84,7 +84,8 @@ extension StoreBrowserApp {
         if storeChangedOutside { parts.append("store changed: r") }
         let counts = session.store.coordinator.statistics.snapshot
         if counts.fetches > 0 {
-            parts.append("\(counts.lastFetchRowCount) rows in " + String(format: "%.1f ms", counts.lastFetchDuration * 1000))
+            let rows = counts.lastFetchRowCount
+            parts.append("\(NumberText.grouped(rows)) row\(rows == 1 ? "" : "s") in " + String(format: "%.1f ms", counts.lastFetchDuration * 1000))
         }
         return " " + parts.joined(separator: " │ ")
     }

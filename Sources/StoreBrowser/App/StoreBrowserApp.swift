@@ -29,6 +29,8 @@ public final class StoreBrowserApp: TerminalApp {
     var forwardStack: [BrowserLocation] = []
     var overlay: BrowserOverlay?
     var prompt: PromptPurpose?
+    /// The filter prompt opened on the current filter, not yet touched: a typed character replaces it.
+    var prefillSelected = false
     /// The message line: the last result or error.
     public internal(set) var message: String?
     public internal(set) var messageIsError = false
@@ -104,6 +106,7 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     public func handle(_ key: Key) -> TerminalAction {
+        defer { syncPendingInserts() }
         collectBackgroundResults()
         if key == .resize { return .redraw }
         if prompt != nil { return handlePromptKey(key) }
@@ -127,6 +130,14 @@ public final class StoreBrowserApp: TerminalApp {
         }
     }
 
+    /// Brings the pending inserts of every table on the stacks up to date with the browser's context.
+    func syncPendingInserts() {
+        let tables = ([location] + backStack + forwardStack).map(\.table)
+        session.perform {
+            for table in tables { table.syncPendingInserts(in: session.context) }
+        }
+    }
+
     // MARK: Messages
 
     func show(_ text: String) {
@@ -135,7 +146,7 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     func show(error: any Error) {
-        message = (error as? StoreAccessError)?.message ?? String(describing: error)
+        message = ValidationReport.message(for: error)
         messageIsError = true
     }
 

@@ -43,6 +43,8 @@ public final class DetailModel {
     public private(set) var fields: [DetailField] = []
     public var selection = 0
     public var top = 0
+    /// The failures of the last validation (`a`), shown on their fields until the next edit.
+    var failures: [ValidationFailure] = []
 
     /// Opens the object with `id` in a new child of `parent`.
     init(objectID id: NSManagedObjectID, parent: NSManagedObjectContext) throws {
@@ -80,8 +82,31 @@ public final class DetailModel {
     /// Whether the child holds edits not yet accepted.
     public var hasChanges: Bool { child.performAndWait { child.hasChanges } }
 
+    /// The failure messages for the field `key` of the pane's object.
+    public func failures(forField key: String) -> [String] {
+        failures.filter { $0.objectID == objectID && $0.key == key }.map { $0.problem + ($0.rule.map { " (\($0))" } ?? "") }
+    }
+
+    /// Validates every object the pane changed, as a save would (inserts for insert, the rest for update), and
+    /// keeps the failures for the fields. Returns them.
+    @discardableResult
+    func validate() -> [ValidationFailure] {
+        failures = child.performAndWait {
+            var found: [ValidationFailure] = []
+            for changed in child.insertedObjects.sorted(by: { $0 === object && $1 !== object }) {
+                do { try changed.validateForInsert() } catch { found += ValidationReport.failures(in: error) }
+            }
+            for changed in child.updatedObjects.sorted(by: { $0 === object && $1 !== object }) {
+                do { try changed.validateForUpdate() } catch { found += ValidationReport.failures(in: error) }
+            }
+            return found
+        }
+        return failures
+    }
+
     /// Re-reads every field from the child context.
     func reload() {
+        failures.removeAll()
         fields = child.performAndWait { Self.fields(of: object) }
         selection = min(selection, max(0, fields.count - 1))
     }
@@ -165,7 +190,8 @@ public final class DetailModel {
     }
 
     /// Saves the child's edits into the parent: they become the browser context's unsaved changes, one undo group
-    /// there, named after the object. Validation runs when the store is written, as in Core Data.
+    /// there, named after the object. The browser validates first (`validate()`); the store validates again
+    /// when it is written, as in Core Data.
     func accept(into parent: NSManagedObjectContext) throws {
         let name = isNew ? "Insert \(entity.name)" : "Edit \(title)"
         parent.performAndWait {

@@ -1,4 +1,5 @@
 import CoreDataModel
+import Foundation
 import CoreDataObjectGraph
 import Predicates
 import TerminalText
@@ -25,13 +26,16 @@ public final class TableModel {
     /// Rows on screen at the last layout.
     public private(set) var visibleRows = 1
     /// The number of objects, once the store counted them (in the background) or the last batch was reached.
-    public var knownCount: Int? { results.countIfKnown }
+    public var knownCount: Int? { results.countIfKnown.map { $0 + pendingInserts.count } }
     /// Rows known to exist so far: the end of the loaded batches.
     public private(set) var loadedEnd = 0
     /// The last store error while loading a batch, shown in the status line.
     public private(set) var loadError: String?
     /// The background count job for this table, while it runs.
     var countTicket: Int?
+    /// Objects inserted in the browser's context and not written yet that belong in this table: they come first,
+    /// marked, so a new object can be opened and fixed before `:w` (the store's batches do not hold them).
+    public private(set) var pendingInserts: [NSManagedObject] = []
 
     static let maximumColumnWidth = 40
 
@@ -42,11 +46,25 @@ public final class TableModel {
         self.results = try context.fetchBatched(query.fetchRequest(batchSize: batchSize))
         self.columnWidths = columns.map { DisplayWidth.of($0.key) }
         // A table of zero columns still shows its rows' object IDs.
+        syncPendingInserts(in: context)
+    }
+
+    /// Re-reads the context's pending inserts that belong in this table (of the entity or a subentity, matching
+    /// the scope and filter); called after every command, since accepting, undoing or writing changes them.
+    func syncPendingInserts(in context: NSManagedObjectContext) {
+        let predicate = query.predicate
+        let inserted = context.insertedObjects.filter { object in
+            object.entity.isKind(of: query.entity) && (predicate?.evaluate(with: object) ?? true)
+        }
+        let sorted = inserted.sorted { $0.objectID.uriRepresentation().absoluteString < $1.objectID.uriRepresentation().absoluteString }
+        guard sorted.map(\.objectID) != pendingInserts.map(\.objectID) else { return }
+        pendingInserts = sorted
+        clamp()
     }
 
     /// Rows the list may move over: the count when known, otherwise one batch past what is loaded, so that moving
     /// down loads the next batch.
-    public var rowCount: Int { knownCount ?? (loadedEnd + batchSize) }
+    public var rowCount: Int { knownCount ?? (pendingInserts.count + loadedEnd + batchSize) }
 
     /// Records a count computed by the background counter.
     func adoptCount(_ count: Int) {
@@ -57,9 +75,11 @@ public final class TableModel {
     // MARK: Objects
 
     /// The object at `row`, loading its batch; nil past the end or when the store fails (`loadError` says why).
-    public func object(at row: Int) -> NSManagedObject? {
-        guard row >= 0 else { return nil }
-        if let knownCount, row >= knownCount { return nil }
+    public func object(at tableRow: Int) -> NSManagedObject? {
+        guard tableRow >= 0 else { return nil }
+        if let knownCount, tableRow >= knownCount { return nil }
+        if tableRow < pendingInserts.count { return pendingInserts[tableRow] }
+        let row = tableRow - pendingInserts.count
         let batch = row / batchSize
         do {
             let objects = try results.objects(inBatch: batch)
@@ -95,7 +115,7 @@ public final class TableModel {
     /// Moves the selection to `row`, clamped to the rows there are, and scrolls it into view.
     public func select(row: Int) {
         selection = max(0, row)
-        if knownCount == nil, selection >= loadedEnd {
+        if knownCount == nil, selection - pendingInserts.count >= loadedEnd {
             // Touch the row so its batch loads: it either exists, or the short batch reveals the count.
             _ = object(at: selection)
         }
@@ -112,7 +132,7 @@ public final class TableModel {
     /// from the end, loading nothing in between.
     public func selectLast() throws {
         let count = try results.computeCount()
-        select(row: count - 1)
+        select(row: count + pendingInserts.count - 1)
     }
 
     /// Sets how many rows are on screen.
@@ -153,12 +173,17 @@ public final class TableModel {
     /// Places the selection on the object with `id` if it is within `radius` batches of `near`; returns whether
     /// it was found. Refresh uses it to keep the cursor on the same object after a re-fetch.
     @discardableResult
-    func reselect(_ id: NSManagedObjectID, near row: Int, radius: Int = 2) -> Bool {
+    func reselect(_ id: NSManagedObjectID, near tableRow: Int, radius: Int = 2) -> Bool {
+        if let index = pendingInserts.firstIndex(where: { $0.objectID == id }) {
+            select(row: index)
+            return true
+        }
+        let row = max(0, tableRow - pendingInserts.count)
         let batch = row / batchSize
         for candidate in max(0, batch - radius)...(batch + radius) {
             guard let objects = try? results.objects(inBatch: candidate) else { continue }
             if let index = objects.firstIndex(where: { $0.objectID == id }) {
-                select(row: candidate * batchSize + index)
+                select(row: pendingInserts.count + candidate * batchSize + index)
                 return true
             }
             if objects.count < batchSize { break }

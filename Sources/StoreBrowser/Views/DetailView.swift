@@ -7,6 +7,8 @@ struct DetailView {
     let detail: DetailModel
     let theme: Theme
 
+    static func shown(_ value: String) -> String { value.isEmpty ? "nil" : value }
+
     func render(into screen: inout Screen, in rect: Rect) {
         // A new object's title already says "(new)" (`ObjectLabel`).
         let state = detail.isNew ? "" : (detail.hasChanges ? " (edited)" : "")
@@ -19,9 +21,17 @@ struct DetailView {
         let valueWidth = max(1, inner.maxColumn - valueColumn)
         // Lay out every field's lines, then scroll so the selected field's first line is visible.
         var blocks: [[String]] = []
+        // The lines of each block from this one on are validation failures, drawn in the error style.
+        var failureStarts: [Int] = []
         for field in detail.fields {
-            let value = field.isPending ? "\(field.committedValue ?? "") → \(field.value)" : field.value
-            blocks.append(TextWrapping.wrap(TerminalSanitizer.sanitize(value, layout: .singleLine), width: valueWidth))
+            // An edit from or to nil says nil, so `3.5 → nil` never reads as an arrow to nothing.
+            let value = field.isPending ? "\(Self.shown(field.committedValue ?? "")) → \(Self.shown(field.value))" : field.value
+            var block = TextWrapping.wrap(TerminalSanitizer.sanitize(value, layout: .singleLine), width: valueWidth)
+            failureStarts.append(block.count)
+            for failure in detail.failures(forField: field.key) {
+                block += TextWrapping.wrap("⚠ " + TerminalSanitizer.sanitize(failure, layout: .singleLine), width: valueWidth)
+            }
+            blocks.append(block)
         }
         var firstLine: [Int] = []
         var total = 0
@@ -47,8 +57,9 @@ struct DetailView {
                     screen.drawField(field.typeLabel, in: Rect(column: inner.minColumn + keyWidth + 1, row: row, columns: typeWidth, rows: 1),
                                      style: selected ? base : theme.muted)
                 }
-                screen.drawField(text, in: Rect(column: valueColumn, row: row, columns: valueWidth, rows: 1),
-                                 style: field.isPending ? theme.pending.adding(selected ? .reverse : []) : base)
+                let style = lineIndex >= failureStarts[index] ? theme.error.adding(selected ? .reverse : [])
+                    : field.isPending ? theme.pending.adding(selected ? .reverse : []) : base
+                screen.drawField(text, in: Rect(column: valueColumn, row: row, columns: valueWidth, rows: 1), style: style)
             }
         }
     }

@@ -22,8 +22,10 @@ struct TableView {
             let index = table.top + offset
             guard index < table.rowCount, let object = table.object(at: index) else { break }
             objects.append(object)
+            // Room for the `+ ` or `✗ ` mark of a pending insert or delete, whichever column comes first on screen.
+            let mark = object.isInserted || object.isDeleted ? "+ " : ""
             for (column, spec) in table.columns.enumerated() {
-                table.fit(column: column, toText: table.text(of: spec, for: object))
+                table.fit(column: column, toText: mark + table.text(of: spec, for: object))
             }
         }
         // Headers too, with their sort marks, so a sorted column always shows its direction.
@@ -88,6 +90,8 @@ struct TableView {
             if selected && index == table.currentColumn && isFocused { style = style.adding(.bold) }
             var text = table.text(of: column, for: object)
             if index == table.firstVisibleColumn, object.isDeleted { text = "✗ " + text }
+            if index == table.firstVisibleColumn, object.isInserted { text = "+ " + text }
+            if object.isInserted { style = theme.pending.adding(selected ? .reverse : []) }
             screen.drawField(text, in: rect, style: style, alignment: column.isNumeric ? .right : .left)
         }
     }
