@@ -169,4 +169,9 @@ public struct ModelVersionSet: @unchecked Sendable {
     public func version(matchingStoreHashes storeHashes: [String: Data]) -> (name: String, model: NSManagedObjectModel) {
         versions.first { $0.model.entityVersionHashesByName == storeHashes } ?? versions[currentIndex]
     }
+
+    /// The index of the version whose entity hashes are exactly `storeHashes`, or nil when none is.
+    public func indexOfVersion(matchingStoreHashes storeHashes: [String: Data]) -> Int? {
+        versions.firstIndex { $0.model.entityVersionHashesByName == storeHashes }
+    }
 }

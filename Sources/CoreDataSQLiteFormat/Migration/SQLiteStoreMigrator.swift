@@ -21,36 +21,62 @@ public enum SQLiteStoreMigrator {
         return try makePlan(file: file, sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping)
     }
 
+    /// One version step: the models on either side and the mapping between them.
+    public struct Step: @unchecked Sendable {
+        public var sourceModel: NSManagedObjectModel
+        public var destinationModel: NSManagedObjectModel
+        public var mapping: NSMappingModel
+
+        public init(sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel, mapping: NSMappingModel) {
+            self.sourceModel = sourceModel
+            self.destinationModel = destinationModel
+            self.mapping = mapping
+        }
+    }
+
     /// Migrates the store at `path`; returns the plan it ran.
     @discardableResult
     public static func migrate(storeAt path: String, sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel,
                                mapping: NSMappingModel, progress: Progress? = nil) throws -> SQLiteMigrationPlan {
+        try migrate(storeAt: path, steps: [Step(sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping)],
+                    progress: progress)[0]
+    }
+
+    /// Migrates the store at `path` through several version steps inside one transaction, so that the store is
+    /// either at the first step's source version or at the last step's destination, never in between. Each step is
+    /// planned on the schema the previous one left. `progress` counts statements over all steps (the total grows as
+    /// later steps are planned).
+    @discardableResult
+    public static func migrate(storeAt path: String, steps: [Step], progress: Progress? = nil) throws -> [SQLiteMigrationPlan] {
+        guard let first = steps.first else { return [] }
         let file = try SQLiteStoreFile(path: path, mode: .readWrite)
-        try checkVersion(of: file, sourceModel: sourceModel)
-        let plan = try makePlan(file: file, sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping)
+        try checkVersion(of: file, sourceModel: first.sourceModel)
+        // The first plan is made before the transaction, so a mapping that cannot run is refused without a write.
+        var plans = [try makePlan(file: file, sourceModel: first.sourceModel, destinationModel: first.destinationModel, mapping: first.mapping)]
         let connection = file.connection
-        let total = plan.statements.count
         var current = ""
+        var done = 0
         do {
             try connection.inTransaction(.exclusive) {
-                let oldMaximums = try maximumKeys(file: file, model: sourceModel)
-                for (step, statement) in plan.statements.enumerated() {
-                    try progress?(step, total)
-                    current = statement
-                    try connection.execute(sql: statement)
-                }
-                current = ""
-                for check in plan.requiredChecks {
-                    let numbers = check.entityNumbers.map(String.init).joined(separator: ", ")
-                    let empty = try connection.scalar("SELECT count(*) FROM \(check.table) WHERE \(check.column) IS NULL AND Z_ENT IN (\(numbers))")?.int64Value ?? 0
-                    if empty > 0 {
-                        throw StoreFormatError(file: path, reason: "cannot be migrated: \(check.what), and \(empty) existing row(s) of \(check.table) "
-                                                + "would have no value for it; the store is unchanged")
+                for (index, step) in steps.enumerated() {
+                    if index > 0 {
+                        plans.append(try makePlan(file: file, sourceModel: step.sourceModel, destinationModel: step.destinationModel, mapping: step.mapping))
                     }
+                    let plan = plans[index]
+                    let total = plans.map(\.statements.count).reduce(0, +) + steps.dropFirst(index + 1).count
+                    let oldMaximums = try maximumKeys(file: file, model: step.sourceModel)
+                    for statement in plan.statements {
+                        try progress?(done, total)
+                        done += 1
+                        current = statement
+                        try connection.execute(sql: statement)
+                    }
+                    current = ""
+                    try runChecks(plan, connection: connection, path: path)
+                    try writePrimaryKeys(connection: connection, model: step.destinationModel, plan: plan, oldMaximums: oldMaximums)
+                    try writeMetadata(connection: connection, file: file, model: step.destinationModel)
                 }
-                try writePrimaryKeys(connection: connection, model: destinationModel, plan: plan, oldMaximums: oldMaximums)
-                try writeMetadata(connection: connection, file: file, model: destinationModel)
-                try progress?(total, total)
+                try progress?(done, done)
             }
         } catch let error as StoreFormatError {
             throw error
@@ -61,7 +87,18 @@ public enum SQLiteStoreMigrator {
                 : "cannot be migrated (\(error.description))\(context); the store is unchanged"
             throw StoreFormatError(file: path, reason: reason)
         }
-        return plan
+        return plans
+    }
+
+    private static func runChecks(_ plan: SQLiteMigrationPlan, connection: Connection, path: String) throws {
+        for check in plan.requiredChecks {
+            let numbers = check.entityNumbers.map(String.init).joined(separator: ", ")
+            let empty = try connection.scalar("SELECT count(*) FROM \(check.table) WHERE \(check.column) IS NULL AND Z_ENT IN (\(numbers))")?.int64Value ?? 0
+            if empty > 0 {
+                throw StoreFormatError(file: path, reason: "cannot be migrated: \(check.what), and \(empty) existing row(s) of \(check.table) "
+                                        + "would have no value for it; the store is unchanged")
+            }
+        }
     }
 
     private static func checkVersion(of file: SQLiteStoreFile, sourceModel: NSManagedObjectModel) throws {
