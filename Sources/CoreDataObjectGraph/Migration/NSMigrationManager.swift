@@ -30,7 +30,8 @@ public final class NSMigrationManager: @unchecked Sendable {
     /// From 0 to 1 as the migration runs.
     public var migrationProgress: Float { state.withLock { $0.progress } }
 
-    /// Stops the running migration; `migrateStore` then throws `error` (134120 when it is not a `CoreDataError`).
+    /// Stops the running migration (or the next one, when none is running); `migrateStore` then throws `error`
+    /// (wrapped in 134120 when it is not a `CoreDataError`) and leaves nothing at the destination.
     public func cancelMigrationWithError(_ error: any Error) {
         state.withLock { $0.cancellation = error }
     }
@@ -47,7 +48,9 @@ public final class NSMigrationManager: @unchecked Sendable {
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
             throw CoreDataError(.migrationManagerDestinationStore, "\(destinationURL.path): a file already exists there; migration never overwrites one")
         }
-        state.withLock { $0 = State() }
+        state.withLock { $0.progress = 0 }
+        // A cancellation applies to one migration.
+        defer { state.withLock { $0.cancellation = nil } }
         try NSSQLiteStore.copyStore(to: destinationURL, from: sourceURL)
         do {
             try Self.migrateSQLiteStore(at: destinationURL, sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping) { [self] step, total in
