@@ -45,6 +45,7 @@ public struct CoreDataError: Error, CustomStringConvertible, @unchecked Sendable
         public static let migrationMissingMappingModel = Code(rawValue: 134_140)
         public static let migrationManagerSourceStore = Code(rawValue: 134_150)
         public static let migrationManagerDestinationStore = Code(rawValue: 134_160)
+        public static let managedObjectModelReferenceNotFound = Code(rawValue: 134_504)
         public static let sqlite = Code(rawValue: 134_180)
         public static let inferredMappingModel = Code(rawValue: 134_190)
         public static let externalRecordImport = Code(rawValue: 134_200)

@@ -33,6 +33,10 @@ extension NSSQLiteStore {
                     + "or coredata migrate)")
         }
         let candidates = (options[OCDSourceModelsOption] as? [NSManagedObjectModel] ?? []) + (cached.map { [$0] } ?? [])
+        if let staged = options[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager {
+            try staged.migrate(storeAt: url, storeChecksum: VersionHashing.checksum(of: storeHashes), models: candidates + [model])
+            return
+        }
         guard let source = candidates.first(where: { $0.entityVersionHashesByName == storeHashes }) else {
             throw CoreDataError(.migrationMissingSourceModel,
                                 "\(url.path): cannot migrate: no model matches the store's version hashes (the store carries "
