@@ -51,6 +51,11 @@ public enum SQLiteStoreMigrator {
         guard let first = steps.first else { return [] }
         let file = try SQLiteStoreFile(path: path, mode: .readWrite)
         try checkVersion(of: file, sourceModel: first.sourceModel)
+        // Persistent history records entity numbers (ACHANGE.ZENTITY) that a migration would renumber under it.
+        if try file.connection.tableExists("ATRANSACTION") || file.connection.tableExists("ACHANGE") {
+            throw StoreFormatError(file: path, reason: "records persistent history (ATRANSACTION, ACHANGE), whose entity numbers OpenCoreData "
+                                    + "cannot migrate yet; nothing was changed")
+        }
         // The first plan is made before the transaction, so a mapping that cannot run is refused without a write.
         var plans = [try makePlan(file: file, sourceModel: first.sourceModel, destinationModel: first.destinationModel, mapping: first.mapping)]
         let connection = file.connection
@@ -125,7 +130,8 @@ public enum SQLiteStoreMigrator {
         let layout = StoreLayout(model: model)
         var maximums: [String: Int64] = [:]
         for row in try file.connection.query("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY") {
-            guard let number = row[0].int64Value, let name = layout.numbering.namesInNumberOrder.dropFirst(Int(number) - 1).first,
+            guard let number = row[0].int64Value, number >= 1, number <= layout.numbering.namesInNumberOrder.count,
+                  let name = Optional(layout.numbering.namesInNumberOrder[Int(number) - 1]),
                   let table = layout.table(forEntity: name) else { continue }
             maximums[table.name] = max(maximums[table.name] ?? 0, row[1].int64Value ?? 0)
         }
@@ -137,7 +143,8 @@ public enum SQLiteStoreMigrator {
     private static func writePrimaryKeys(connection: Connection, model: NSManagedObjectModel, plan: SQLiteMigrationPlan,
                                          oldMaximums: [String: Int64]) throws {
         let layout = StoreLayout(model: model)
-        try connection.execute(sql: "DELETE FROM Z_PRIMARYKEY")
+        // Entity numbers from 16000 up belong to Core Data's own tables (history, CloudKit), not to the model.
+        try connection.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
         for name in layout.numbering.namesInNumberOrder {
             guard let entity = model.entitiesByName[name], let number = layout.numbering[name] else { continue }
             let parent = entity.superentity.flatMap { layout.numbering[$0.name] } ?? 0

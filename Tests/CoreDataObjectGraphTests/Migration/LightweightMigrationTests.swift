@@ -235,6 +235,23 @@ final class LightweightMigrationTests: XCTestCase {
         XCTAssertFalse(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
     }
 
+    func testAStoreRecordingPersistentHistoryIsRefusedUntouched() throws {
+        let v1 = try Support.model(peopleV1)
+        let v2 = try Support.model(peopleV1 + "<entity name=\"Garage\"><attribute name=\"city\" optional=\"YES\" attributeType=\"String\"/></entity>")
+        let url = try Support.storeURL()
+        try Support.makeStore(at: url, model: v1, fill: fillPeople)
+        // The shape of Apple's history table is enough: its presence is what the migration must respect.
+        let connection = try Connection(path: url.path, mode: .readWrite)
+        try connection.execute(sql: "CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZENTITY INTEGER)")
+        _ = try connection.setJournalMode(.delete)
+        let before = try Support.snapshot(url)
+        XCTAssertThrowsError(try SQLiteStoreMigrator.migrate(storeAt: url.path, sourceModel: v1, destinationModel: v2,
+                                                             mapping: NSMappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2))) { error in
+            XCTAssertTrue("\(error)".contains("records persistent history"), "\(error)")
+        }
+        XCTAssertEqual(try Support.snapshot(url), before)
+    }
+
     func testDescriptionsMigrateAndInferByDefault() {
         let description = NSPersistentStoreDescription(url: URL(fileURLWithPath: "/tmp/x.sqlite"))
         XCTAssertTrue(description.shouldMigrateStoreAutomatically)
