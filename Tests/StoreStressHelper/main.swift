@@ -7,6 +7,7 @@
 //   StoreStressHelper off-queue STORE 0           fetches on a private-queue context without perform (must trap)
 //   StoreStressHelper increment STORE N WORKER    N increments of Counter values, retried on conflicts (CounterIncrements.swift)
 //   StoreStressHelper saves STORE N SAVES         SAVES successive saves (SaveSeries), printing "saved K" after each
+//   StoreStressHelper migrate STORE 0 FROM TO     a lightweight migration between two model files (MigrationRun.swift)
 //
 // For `saves`, the environment arms the fault shim and limits: OCD_FAULT="KIND:AT[:sticky]" with KIND one of
 // full, short-write, read-error, sync-error, kill (SIGKILL at that write); OCD_FSIZE=BYTES sets RLIMIT_FSIZE with
@@ -21,6 +22,10 @@ guard arguments.count >= 4, let count = Int(arguments[3]) else {
     exit(2)
 }
 let url = URL(fileURLWithPath: arguments[2])
+
+if arguments[1] == "migrate", arguments.count >= 6 {
+    runMigration(store: url, from: arguments[4], to: arguments[5])
+}
 
 if arguments[1] == "increment" {
     do {

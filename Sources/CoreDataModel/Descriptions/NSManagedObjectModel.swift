@@ -60,7 +60,15 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     public func isConfiguration(withName configuration: String?, compatibleWithStoreHashes storeHashes: [String: Data]) -> Bool {
         let mine = Dictionary(entities(forConfigurationName: configuration).map { ($0.name, $0.versionHash) },
                               uniquingKeysWith: { first, _ in first })
-        return mine == storeHashes
+        // A named configuration answers for its own entities only: the store may hold the model's other entities.
+        return mine == (configuration == nil ? storeHashes : storeHashes.filter { mine[$0.key] != nil })
+    }
+
+    /// Apple's spelling: whether the store whose metadata dictionary is `metadata` (`NSStoreModelVersionHashes` of
+    /// entity name → hash data) can be opened with `configuration` of this model without migrating.
+    public func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
+        let hashes = (metadata["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Data }
+        return isConfiguration(withName: configuration, compatibleWithStoreHashes: hashes)
     }
 
     public var description: String {

@@ -72,8 +72,11 @@ public enum ModelLoader {
         } catch {
             throw ModelError(file: url.path, reason: "cannot list the model package (\(error.localizedDescription))")
         }
+        // Version order compares names without the extension, so "Moody" precedes "Moody 2" (with it, the space
+        // sorts before the dot).
         let versionNames = entries.filter { $0.hasSuffix(".xcdatamodel") }.sorted {
-            $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending
+            ($0 as NSString).deletingPathExtension.compare(($1 as NSString).deletingPathExtension, options: [.numeric, .caseInsensitive])
+                == .orderedAscending
         }
         guard !versionNames.isEmpty else {
             throw ModelError(file: url.path, reason: "the package holds no .xcdatamodel version")
@@ -165,5 +168,10 @@ public struct ModelVersionSet: @unchecked Sendable {
     /// so that `--model Model.xcdatamodeld` opens any store written with one of its versions.
     public func version(matchingStoreHashes storeHashes: [String: Data]) -> (name: String, model: NSManagedObjectModel) {
         versions.first { $0.model.entityVersionHashesByName == storeHashes } ?? versions[currentIndex]
+    }
+
+    /// The index of the version whose entity hashes are exactly `storeHashes`, or nil when none is.
+    public func indexOfVersion(matchingStoreHashes storeHashes: [String: Data]) -> Int? {
+        versions.firstIndex { $0.model.entityVersionHashesByName == storeHashes }
     }
 }

@@ -18,13 +18,33 @@ public final class NSPersistentStoreDescription: @unchecked Sendable, CustomStri
         set { options[NSPersistentStoreTimeoutOption] = newValue }
     }
 
+    /// Migrate a store whose model version differs when it is added (`NSMigratePersistentStoresAutomaticallyOption`);
+    /// true unless set otherwise, as on Apple's platforms.
+    public var shouldMigrateStoreAutomatically: Bool {
+        get { options[NSMigratePersistentStoresAutomaticallyOption] as? Bool ?? false }
+        set { options[NSMigratePersistentStoresAutomaticallyOption] = newValue }
+    }
+    /// Infer the mapping of such a migration (`NSInferMappingModelAutomaticallyOption`); true unless set otherwise.
+    public var shouldInferMappingModelAutomatically: Bool {
+        get { options[NSInferMappingModelAutomaticallyOption] as? Bool ?? false }
+        set { options[NSInferMappingModelAutomaticallyOption] = newValue }
+    }
+
     /// A description of an SQLite store at `url`.
     public init(url: URL) {
         self.url = url
+        migrateByDefault()
     }
 
     /// A description with no location yet.
-    public init() {}
+    public init() {
+        migrateByDefault()
+    }
+
+    private func migrateByDefault() {
+        options[NSMigratePersistentStoresAutomaticallyOption] = true
+        options[NSInferMappingModelAutomaticallyOption] = true
+    }
 
     /// Sets one option (`nil` removes it), as Apple's `setOption(_:forKey:)`.
     public func setOption(_ option: Any?, forKey key: String) {

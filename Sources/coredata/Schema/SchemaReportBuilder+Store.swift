@@ -15,8 +15,10 @@ extension SchemaReportBuilder {
         var versionName: String?
         var inferredNames: Set<String> = []
         if let modelPath {
-            let chosen = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath)).version(matchingStoreHashes: storeHashes)
+            let versions = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
+            let chosen = versions.version(matchingStoreHashes: storeHashes)
             (versionName, model) = (chosen.name, chosen.model)
+            notes.append(versionNote(versions: versions, storeHashes: storeHashes, store: store))
             modelSource = "modelFile"
         } else if let cached = try store.cachedModel() {
             model = cached
@@ -44,6 +46,20 @@ extension SchemaReportBuilder {
             model: modelSummary(model, path: modelPath, versionName: versionName),
             entities: entities(of: model, layout: layout, counts: counts, storeHashes: storeHashes,
                                inferredNames: inferredNames))
+    }
+
+    /// Which version of a model package wrote the store, or what differs from the current version when none did.
+    private static func versionNote(versions: ModelVersionSet, storeHashes: [String: Data], store: SQLiteStoreFile) -> String {
+        let current = versions.currentVersionName
+        guard let index = versions.indexOfVersion(matchingStoreHashes: storeHashes) else {
+            let difference = ModelDifference(storeHashes: storeHashes, storeModel: try? store.cachedModel(), model: versions.currentModel)
+            return "no version of the model matches the store; against the current version \(current): \(difference)"
+        }
+        let name = versions.versions[index].name
+        let position = "version \(index + 1) of \(versions.versions.count)"
+        if index == versions.currentIndex { return "the store is at the current version \(name) (\(position))" }
+        if index > versions.currentIndex { return "the store is at version \(name) (\(position)), after the current version \(current)" }
+        return "the store is at version \(name) (\(position)); the current version is \(current): coredata migrate brings it there"
     }
 
     /// Entities whose number the model and `Z_PRIMARYKEY` give different names (an entity renamed by a

@@ -40,16 +40,13 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         fetchStatements.removeAll()
         // Adding a store where no file exists creates it, as Apple's coordinator does.
         try createFileIfMissing(at: url)
-        do {
-            file = try SQLiteStoreFile(path: url.path, mode: isReadOnly ? .readOnly : .readWrite,
-                                       busyTimeout: .milliseconds(Int64((options[NSPersistentStoreTimeoutOption] as? Double ?? 5) * 1000)))
-        } catch {
-            throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
+        try openFile(at: url)
+        if !versionHashesMatch() {
+            // Migrating needs the file to itself; it is opened again on the migrated store.
+            file = nil
+            try migrateOnOpen(at: url)
+            try openFile(at: url)
         }
-        identifier = file.metadata.uuid
-        metadata = file.metadata.dictionary.mapValues(\.foundationValue)
-        metadata[StoreMetadata.Key.storeUUID] = file.metadata.uuid
-        try checkVersionHashes(url: url)
         layout = StoreLayout(model: model)
         compiler = PredicateSQLCompiler(model: model)
         for (name, number) in layout.numbering.numbers {
@@ -63,21 +60,24 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    /// A model opens a store only when its entity hashes are exactly those the store's metadata records,
-    /// unless `NSIgnorePersistentStoreVersioningOption` is set.
-    private func checkVersionHashes(url: URL) throws {
-        if (options[NSIgnorePersistentStoreVersioningOption] as? Bool) == true { return }
-        let mine = Dictionary(model.entities(forConfigurationName: configurationName).map { ($0.name, $0.versionHash) },
-                              uniquingKeysWith: { first, _ in first })
-        // A store added for a named configuration answers for that configuration's entities only (Apple's
-        // `isConfiguration(withName:compatibleWithStoreMetadata:)`): hashes of the model's other entities may be there.
-        let stored = configurationName == nil ? file.metadata.versionHashes : file.metadata.versionHashes.filter { mine[$0.key] != nil }
-        guard stored != mine else { return }
-        let differing = Set(stored.keys).union(mine.keys).filter { stored[$0] != mine[$0] }.sorted()
-        throw CoreDataError(
-            .persistentStoreIncompatibleVersionHash,
-            "\(url.path): the model is not the one that wrote this store: version hashes differ for \(differing.joined(separator: ", ")). "
-                + "Use the model version the store was written with, or migrate the store")
+    private func openFile(at url: URL) throws {
+        do {
+            file = try SQLiteStoreFile(path: url.path, mode: isReadOnly ? .readOnly : .readWrite,
+                                       busyTimeout: .milliseconds(Int64((options[NSPersistentStoreTimeoutOption] as? Double ?? 5) * 1000)))
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
+        }
+        identifier = file.metadata.uuid
+        metadata = file.metadata.dictionary.mapValues(\.foundationValue)
+        metadata[StoreMetadata.Key.storeUUID] = file.metadata.uuid
+    }
+
+    /// A model opens a store only when its entity hashes are exactly those the store's metadata records
+    /// (`isConfiguration(withName:compatibleWithStoreMetadata:)`), unless `NSIgnorePersistentStoreVersioningOption`
+    /// is set. Otherwise the store is migrated (`migrateOnOpen`) or refused with what differs.
+    private func versionHashesMatch() -> Bool {
+        if (options[NSIgnorePersistentStoreVersioningOption] as? Bool) == true { return true }
+        return model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: metadata)
     }
 
     /// Writes to tables with derived-attribute triggers need the functions those triggers call.

@@ -1,0 +1,110 @@
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+import Synchronization
+
+/// Migrates a store from a source model to a destination model under a mapping model (Apple's
+/// `NSMigrationManager`). OpenCoreData runs mappings whose value expressions are `$source.<key>` copies (every
+/// inferred mapping) as SQL on a copy of the SQLite store; `migrationProgress` advances per statement, and
+/// `cancelMigrationWithError(_:)` stops it with nothing written at the destination.
+public final class NSMigrationManager: @unchecked Sendable {
+    public let sourceModel: NSManagedObjectModel
+    public let destinationModel: NSManagedObjectModel
+    /// The mapping of the running (or last) migration.
+    public private(set) var mappingModel: NSMappingModel?
+    public var userInfo: [AnyHashable: Any]?
+    /// Apple's store-specific (in-place SQL) path; OpenCoreData always takes it.
+    public var usesStoreSpecificMigrationManager = true
+    private let state = Mutex(State())
+
+    private struct State {
+        var progress: Float = 0
+        var cancellation: (any Error)?
+    }
+
+    public init(sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel) {
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+    }
+
+    /// From 0 to 1 as the migration runs.
+    public var migrationProgress: Float { state.withLock { $0.progress } }
+
+    /// Stops the running migration (or the next one, when none is running); `migrateStore` then throws `error`
+    /// (wrapped in 134120 when it is not a `CoreDataError`) and leaves nothing at the destination.
+    public func cancelMigrationWithError(_ error: any Error) {
+        state.withLock { $0.cancellation = error }
+    }
+
+    /// Migrates the store of `sourceType` at `sourceURL` into a new store at `destinationURL` (which must not exist),
+    /// as Apple's manager does: the source is never changed, and on failure nothing is left at the destination.
+    /// `mapping` nil means the inferred mapping.
+    public func migrateStore(from sourceURL: URL, sourceType: String, options sourceOptions: [String: Any]? = nil,
+                             with mapping: NSMappingModel?, toDestinationURL destinationURL: URL, destinationType: String,
+                             destinationOptions: [String: Any]? = nil) throws {
+        guard sourceType == NSSQLiteStoreType, destinationType == NSSQLiteStoreType else {
+            throw CoreDataError(.migrationManagerSourceStore, "migration runs between SQLite stores only (asked \(sourceType) → \(destinationType))")
+        }
+        guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
+            throw CoreDataError(.migrationManagerDestinationStore, "\(destinationURL.path): a file already exists there; migration never overwrites one")
+        }
+        state.withLock { $0.progress = 0 }
+        // A cancellation applies to one migration.
+        defer { state.withLock { $0.cancellation = nil } }
+        try NSSQLiteStore.copyStore(to: destinationURL, from: sourceURL)
+        do {
+            try Self.migrateSQLiteStore(at: destinationURL, sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping) { [self] step, total in
+                let cancellation = state.withLock { state -> (any Error)? in
+                    state.progress = total == 0 ? 1 : Float(step) / Float(total)
+                    return state.cancellation
+                }
+                if let cancellation { throw cancellation }
+            } inferred: { [self] in mappingModel = $0 }
+        } catch {
+            try? NSSQLiteStore.destroyFiles(at: destinationURL)
+            if error is CoreDataError { throw error }
+            if state.withLock({ $0.cancellation }) != nil {
+                throw CoreDataError(.migrationCancelled, "\(sourceURL.path): the migration was cancelled (\(error))", underlyingError: error)
+            }
+            throw error
+        }
+    }
+
+    /// Migrates the SQLite store at `url` in place, in one transaction (the store keeps its old version on failure).
+    static func migrateSQLiteStore(at url: URL, sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel,
+                                   mapping: NSMappingModel?, progress: SQLiteStoreMigrator.Progress?,
+                                   inferred: (NSMappingModel) -> Void = { _ in }) throws {
+        let chosen: NSMappingModel
+        if let mapping {
+            chosen = mapping
+        } else {
+            do {
+                chosen = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: destinationModel)
+            } catch {
+                throw CoreDataError(.inferredMappingModel, "\(url.path): cannot infer a mapping model: \(error)", underlyingError: error)
+            }
+        }
+        inferred(chosen)
+        do {
+            try SQLiteStoreMigrator.migrate(storeAt: url.path, sourceModel: sourceModel, destinationModel: destinationModel,
+                                            mapping: chosen, progress: progress)
+        } catch let error as MigrationMappingError {
+            throw CoreDataError(.migrationMissingMappingModel, "\(url.path): the mapping cannot be run: \(error)", underlyingError: error)
+        } catch let error as StoreFormatError {
+            throw CoreDataError(.migration, error.description, underlyingError: error)
+        }
+    }
+}
+
+extension NSMappingModel {
+    /// `inferredMappingModel(forSourceModel:destinationModel:)` throwing Apple's error: 134190
+    /// (`NSInferredMappingModelError`) with the reason, entity and property.
+    public static func inferredMappingModelOrError(forSourceModel sourceModel: NSManagedObjectModel,
+                                                   destinationModel: NSManagedObjectModel) throws(CoreDataError) -> NSMappingModel {
+        do {
+            return try inferredMappingModel(forSourceModel: sourceModel, destinationModel: destinationModel)
+        } catch {
+            throw CoreDataError(.inferredMappingModel, "cannot infer a mapping model: \(error)", underlyingError: error)
+        }
+    }
+}

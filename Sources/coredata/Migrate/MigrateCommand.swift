@@ -1,0 +1,138 @@
+import ArgumentParser
+import CoreDataModel
+import CoreDataSQLiteFormat
+import Foundation
+import OpenCoreData
+
+/// `coredata migrate STORE --model MODEL`: brings a store to the model's current version by lightweight
+/// (inferred) migration, stepping through every version in between, in one transaction.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Migrate a store to the current version of a model (lightweight migration).",
+        discussion: """
+            Finds the model version that wrote STORE (by its version hashes), then migrates it through each later \
+            version up to the current one, inferring each step as Core Data does. All steps run in one SQLite \
+            transaction: if anything fails, or the process is killed, the store stays at its old version. Before \
+            migrating, a copy of the store is kept as STORE.backup-YYYYMMDD-HHMMSS beside it (--no-backup skips it). \
+            --dry-run migrates a scratch copy and prints the plan: per step, the tables changed in place (ALTER \
+            TABLE) or by a table copy.
+            """)
+
+    @Argument(help: "The SQLite store to migrate.")
+    var store: String
+
+    @Option(name: .long, help: "The model: an .xcdatamodeld or .momd with every version, or one version.")
+    var model: String
+
+    @Option(name: .long, help: "Migrate to this version of the model instead of its current one.")
+    var to: String?
+
+    @Flag(name: .long, help: "Print the plan without changing the store.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Do not keep a backup copy of the store.")
+    var noBackup = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        global.apply()
+        let url = URL(fileURLWithPath: store)
+        do {
+            var versions = try ModelLoader.loadVersions(at: URL(fileURLWithPath: model))
+            if let to {
+                guard let index = versions.versions.firstIndex(where: { $0.name == to }) else {
+                    throw CommandFailure("\(model): has no version \(to) (versions: \(versions.versions.map(\.name).joined(separator: ", ")))")
+                }
+                versions.currentIndex = index
+            }
+            let file = try SQLiteStoreFile(path: url.path)
+            StoreNotes.report(file.recoveryNote)
+            let path = try VersionMigrationPath(storeHashes: file.metadata.versionHashes, storeModel: try? file.cachedModel(),
+                                               versions: versions, file: url.path)
+            guard !path.steps.isEmpty else {
+                print("\(url.path) is already at the current version \(path.destinationVersionName); nothing to migrate")
+                return
+            }
+            print("\(url.path): version \(path.sourceVersionName) → \(path.destinationVersionName), \(path.steps.count) step(s)")
+            if dryRun {
+                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-migrate-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: scratch) }
+                let copy = scratch.appendingPathComponent(url.lastPathComponent)
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+                try NSPersistentStoreCoordinator(managedObjectModel: versions.currentModel)
+                    .replacePersistentStore(at: copy, withPersistentStoreFrom: url, ofType: NSSQLiteStoreType)
+                let plans = try SQLiteStoreMigrator.migrate(storeAt: copy.path, steps: path.steps.map(\.step))
+                for (index, (step, plan)) in zip(path.steps, plans).enumerated() {
+                    print(Self.describe(step: index + 1, from: step.from, to: step.to, mapping: step.step.mapping, plan: plan))
+                }
+                print("dry run: the store was not changed")
+                return
+            }
+            if !noBackup {
+                let backup = URL(fileURLWithPath: url.path + ".backup-" + Self.timestamp())
+                try NSPersistentStoreCoordinator(managedObjectModel: versions.currentModel)
+                    .replacePersistentStore(at: backup, withPersistentStoreFrom: url, ofType: NSSQLiteStoreType)
+                print("backup: \(backup.path)")
+            }
+            let bar = ProgressLine()
+            let plans = try SQLiteStoreMigrator.migrate(storeAt: url.path, steps: path.steps.map(\.step)) { done, total in bar.show(done, total) }
+            bar.finish()
+            for (index, (step, plan)) in zip(path.steps, plans).enumerated() {
+                print(Self.describe(step: index + 1, from: step.from, to: step.to, mapping: step.step.mapping, plan: plan))
+            }
+            print("migrated to \(path.destinationVersionName)")
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+    }
+
+    static func describe(step: Int, from: String, to: String, mapping: NSMappingModel, plan: SQLiteMigrationPlan) -> String {
+        var lines = ["step \(step): \(from) → \(to), inferred mapping, " + (plan.isInPlace ? "SQL in place" : "SQL with table copies")]
+        let changed = mapping.entityMappings.filter { $0.mappingType != .copyEntityMappingType }.map { mapping -> String in
+            switch mapping.mappingType {
+            case .addEntityMappingType: return "+\(mapping.destinationEntityName ?? "?")"
+            case .removeEntityMappingType: return "-\(mapping.sourceEntityName ?? "?")"
+            default:
+                let (from, to) = (mapping.sourceEntityName ?? "?", mapping.destinationEntityName ?? "?")
+                return from == to ? to : "\(from) renamed \(to)"
+            }
+        }
+        lines.append("  entities changed: " + (changed.isEmpty ? "none" : changed.joined(separator: ", ")))
+        for table in plan.tables where table.method != .unchanged {
+            lines.append("  \(table.table): \(table.method.rawValue)" + (table.notes.isEmpty ? "" : " (\(table.notes.joined(separator: ", ")))"))
+        }
+        for table in plan.droppedTables { lines.append("  \(table): dropped") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: Date())
+    }
+}
+
+/// A progress bar on standard error when it is a terminal; nothing otherwise.
+final class ProgressLine {
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private var shown = -1
+
+    func show(_ done: Int, _ total: Int) {
+        guard enabled, total > 0 else { return }
+        let percent = min(100, done * 100 / total)
+        guard percent != shown else { return }
+        shown = percent
+        let filled = percent * 30 / 100
+        FileHandle.standardError.write(Data("\rmigrating [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)%".utf8))
+    }
+
+    func finish() {
+        if enabled && shown >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
