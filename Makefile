@@ -86,14 +86,16 @@ test-sanitize: test-asan test-tsan
 
 test-asan: setup
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_SCRATCH)
-	COREDATA_BIN=$(CURDIR)/$(ASAN_SCRATCH)/debug/coredata ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1 \
+	COREDATA_BIN=$(CURDIR)/$(ASAN_SCRATCH)/debug/coredata TERMINAL_DEMO_BIN=$(CURDIR)/$(ASAN_SCRATCH)/debug/terminal-demo \
+	  OCD_SANITIZER=address OCD_TIMEOUT_SCALE=5 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1 \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH)
 
 # ThreadSanitizer exits non-zero (66) when it reported any race, so a clean pass means no report at all.
 # Tests/tsan-suppressions.txt says why each of its entries is there.
 test-tsan: setup
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
-	COREDATA_BIN=$(CURDIR)/$(TSAN_SCRATCH)/debug/coredata TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/tsan-suppressions.txt \
+	COREDATA_BIN=$(CURDIR)/$(TSAN_SCRATCH)/debug/coredata TERMINAL_DEMO_BIN=$(CURDIR)/$(TSAN_SCRATCH)/debug/terminal-demo \
+	  OCD_SANITIZER=thread OCD_TIMEOUT_SCALE=5 TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/tsan-suppressions.txt \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 # The long hostile-store corpus (Tests/CoreDataTestSupport/HostileStoreCorpus.swift); make test runs the short one.

@@ -33,7 +33,7 @@ struct HostileStoreBrowseEndToEndTests {
                 return line.hasPrefix(exit) && !status.isEmpty && status.allSatisfy(\.isNumber)
             }
             try pane.tmux.sendLine("clear; sh \(BrowserPane.quote(script.path)); echo \(exit)$?")
-            let screen = try pane.tmux.waitUntil("\(store.name): the browser's status line or its exit", timeout: .seconds(60)) { lines in
+            let screen = try pane.tmux.waitUntil("\(store.name): the browser's status line or its exit", timeout: SanitizedRun.timeout(seconds: 60)) { lines in
                 lines.contains { $0.contains("│ read-only") } || lines.contains(where: isExitLine)
             }
             if screen.contains(where: isExitLine) {
@@ -49,7 +49,7 @@ struct HostileStoreBrowseEndToEndTests {
                 }
                 // Scroll, open the first row's detail, close it, quit.
                 for key in ["j", "End", "Home", "Enter", "Escape", "q"] { try pane.press(key) }
-                let after = try pane.tmux.waitUntil("\(store.name): the exit after q", timeout: .seconds(60)) { lines in
+                let after = try pane.tmux.waitUntil("\(store.name): the exit after q", timeout: SanitizedRun.timeout(seconds: 60)) { lines in
                     lines.contains(where: isExitLine)
                 }
                 #expect(after.contains(exit + "0"), "\(store.name): \(after)")

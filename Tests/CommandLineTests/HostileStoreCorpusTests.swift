@@ -12,7 +12,7 @@ struct HostileStoreCorpusTests {
     /// `HOSTILE_CORPUS_VERBOSE=1` prints every refusal's message, to read them all at once.
     static let verbose = ProcessInfo.processInfo.environment["HOSTILE_CORPUS_VERBOSE"] == "1"
     /// Far above any honest answer from a debug build on a loaded machine; a command still running then hangs.
-    static let timeout: Duration = .seconds(60)
+    static let timeout = SanitizedRun.timeout(seconds: 60)
 
     @Test func everyCommandAnswersOrRefusesEveryVariant() throws {
         let corpus = try HostileStoreCorpus.generate(long: Self.long)

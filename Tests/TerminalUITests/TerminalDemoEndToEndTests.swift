@@ -6,7 +6,9 @@ import Testing
 /// a check that the shell gets its terminal back (normal screen, sane modes, honest exit status).
 @Suite(.serialized, .enabled(if: TmuxSession.executable != nil, "tmux is not installed: end-to-end terminal tests skipped"))
 struct TerminalDemoEndToEndTests {
-    static let binary = Fixtures.projectRoot.appendingPathComponent(".build/debug/terminal-demo").path
+    /// `$TERMINAL_DEMO_BIN` (a sanitized build's), or the debug build beside the package.
+    static let binary = ProcessInfo.processInfo.environment["TERMINAL_DEMO_BIN"]
+        ?? Fixtures.projectRoot.appendingPathComponent(".build/debug/terminal-demo").path
 
     private func startShell() throws -> TmuxSession {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary),

@@ -40,6 +40,9 @@ public struct ModelInference {
                      + "pass --model for exact names, types and rules"]
         var unknownCase = Set<String>()
         let entries = store.primaryKeys.filter { $0.entityNumber < 16000 }
+        // Each entity's direct subentities, found once: a store may list thousands of entities.
+        let children = Dictionary(grouping: entries.filter { $0.superEntityNumber != 0 }, by: \.superEntityNumber)
+            .mapValues { $0.map(\.entityNumber) }
         let byNumber = Dictionary(entries.map { ($0.entityNumber, $0) }, uniquingKeysWith: { first, _ in first })
         var entities: [Int: NSEntityDescription] = [:]
         for entry in entries {
@@ -55,7 +58,7 @@ public struct ModelInference {
                 notes.append("entity \(root.name) has no table \(tableName)")
                 continue
             }
-            let hierarchy = descendants(of: root.entityNumber, in: entries)
+            let hierarchy = descendants(of: root.entityNumber, children: children)
             let columns = try connection.columns(in: tableName)
             let indexedColumns = Set(try connection.indexes(on: tableName)
                 .filter { $0.name == "\(tableName)_\($0.columns.first?.name ?? "")_INDEX" }
@@ -211,8 +214,16 @@ public struct ModelInference {
         return JoinPair(sourceNumber: a, destinationNumber: b, relationship: relationship, inverse: inverse)
     }
 
-    private func descendants(of number: Int, in entries: [PrimaryKeyEntry]) -> [Int] {
-        [number] + entries.filter { $0.superEntityNumber == number }.flatMap { descendants(of: $0.entityNumber, in: entries) }
+    /// `number` and every entity below it, each once, parents before children; a cycle in a damaged
+    /// `Z_PRIMARYKEY` ends where it comes back to an entity already listed.
+    private func descendants(of number: Int, children: [Int: [Int]]) -> [Int] {
+        var listed: [Int] = [], seen: Set<Int> = [], pending = [number]
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            listed.append(next)
+            pending.append(contentsOf: (children[next] ?? []).reversed())
+        }
+        return listed
     }
 
     /// Whether SQLite takes two identifiers for the same name: it folds ASCII letters only.
