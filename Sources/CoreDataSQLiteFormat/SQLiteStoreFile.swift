@@ -92,8 +92,7 @@ public final class SQLiteStoreFile {
         var counts: [Int: Int] = [:]
         do {
             for table in layout.tables where try connection.tableExists(table.name) {
-                let quoted = Connection.quoteIdentifier(table.name)
-                for row in try connection.query("SELECT Z_ENT, count(*) FROM \(quoted) GROUP BY Z_ENT") {
+                for row in try connection.query(StoreSQL.rowCountsByEntity(table: table)) {
                     counts[Int(row[0].int64Value ?? 0), default: 0] += Int(row[1].int64Value ?? 0)
                 }
             }

@@ -57,24 +57,21 @@ extension NSManagedObjectContext {
                 throw CoreDataError(.persistentStoreSave, "saving to several stores at once is not supported yet")
             }
         }
-        guard let sqliteStore = store as? NSSQLiteStore else {
-            throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(store.type) stores cannot save yet")
-        }
         let request = SaveRequest(inserted: inserted, updated: updated, deleted: deleted)
         let outcome: SaveOutcome
         // The version of each of `updated` after the save, in order.
         let updatedVersions: [Int64]
         do {
-            outcome = try coordinator.withLock { try sqliteStore.save(request) }
+            outcome = try coordinator.withLock { try store.save(request) }
             updatedVersions = outcome.updatedVersions
         } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
             // Resolve once with the store's current rows, then write again; a second conflict is reported.
             let conflicting = (updated + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
-            let fresh = try coordinator.withLock { try sqliteStore.snapshots(for: conflicting.map(\.objectID)) }
+            let fresh = try coordinator.withLock { try store.snapshots(for: conflicting.map(\.objectID)) }
             mergePolicy.resolve(conflicting, storeSnapshots: fresh)
             let rewritten = updated.filter(\.hasChanges)
             outcome = try coordinator.withLock {
-                try sqliteStore.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
+                try store.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
             }
             // Objects the merge left unchanged were not written and keep the version they were resolved at.
             let versions = Dictionary(uniqueKeysWithValues: zip(rewritten.map(ObjectIdentifier.init), outcome.updatedVersions))
@@ -93,7 +90,7 @@ extension NSManagedObjectContext {
         // Only this context's objects: one that left it (its insertion undone, rolled back) keeps its temporary ID.
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         guard !temporary.isEmpty, let coordinator = persistentStoreCoordinator else { return }
-        guard let store = try coordinator.store(for: temporary[0].entity) as? NSSQLiteStore else { return }
+        let store = try coordinator.store(for: temporary[0].entity)
         let ids = try coordinator.withLock { try store.reservePrimaryKeys(for: temporary) }
         rekey(temporary, to: ids)
     }

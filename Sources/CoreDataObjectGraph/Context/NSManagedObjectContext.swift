@@ -280,7 +280,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         let store = try coordinator.store(for: id)
         let snapshots = try coordinator.withLock { try store.snapshots(for: [id]) }
         guard let snapshot = snapshots[id] else {
-            let reason = (store as? NSSQLiteStore).map { sqlite in coordinator.withLock { sqlite.missingRowReason(for: id) } }
+            let reason = coordinator.withLock { store.missingRowReason(for: id) }
             throw CoreDataError(.objectInaccessibleException,
                                 "CoreData could not fulfill a fault for \(id): \(reason ?? "the row no longer exists")",
                                 affectedObjectIDs: [id])

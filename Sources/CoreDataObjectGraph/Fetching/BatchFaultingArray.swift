@@ -15,7 +15,7 @@ public final class BatchFaultingArray: RandomAccessCollection {
     /// Batches kept in memory; loading one more evicts the farthest.
     public var maximumResidentBatches: Int
     private let context: NSManagedObjectContext
-    private let store: NSSQLiteStore
+    private let store: any RowStore
     private let fetch: ResolvedFetch
     private let returnsObjectsAsFaults: Bool
     private let canUseKeyset: Bool
@@ -24,7 +24,7 @@ public final class BatchFaultingArray: RandomAccessCollection {
     private var boundaries: [Int: (first: SortBoundary, last: SortBoundary)] = [:]
     private var knownCount: Int?
 
-    init<T>(context: NSManagedObjectContext, request: NSFetchRequest<T>, entity: NSEntityDescription, store: NSSQLiteStore) {
+    init<T>(context: NSManagedObjectContext, request: NSFetchRequest<T>, entity: NSEntityDescription, store: any RowStore) {
         self.context = context
         self.store = store
         self.fetch = ResolvedFetch(request, entity: entity)
@@ -135,9 +135,7 @@ extension NSManagedObjectContext {
     /// `BatchFaultingArray`). `fetch(_:)` with a batch size returns a plain array of faults instead.
     public func fetchBatched<T>(_ request: NSFetchRequest<T>) throws -> BatchFaultingArray {
         let (coordinator, entity) = try resolve(request)
-        guard let store = try coordinator.store(for: entity) as? NSSQLiteStore else {
-            throw CoreDataError(.persistentStoreUnsupportedRequestType, "batched fetches need an SQLite store")
-        }
+        let store = try coordinator.store(for: entity)
         if request.fetchBatchSize <= 0 { request.fetchBatchSize = 20 }
         return BatchFaultingArray(context: self, request: request, entity: entity, store: store)
     }

@@ -96,34 +96,3 @@ public let NSInMemoryStoreType = "InMemory"
 
 /// Apple's store types that OpenCoreData does not implement yet, with their names for messages.
 let unimplementedStoreTypes = [NSXMLStoreType: "XML", NSBinaryStoreType: "binary", NSInMemoryStoreType: "in-memory"]
-
-/// What a to-many prefetch returns: each source's destinations in order, and the destinations' snapshots.
-struct ToManyPrefetch {
-    var destinations: [NSManagedObjectID: [NSManagedObjectID]] = [:]
-    var snapshots: [NSManagedObjectID: Snapshot] = [:]
-}
-
-/// The requests the coordinator sends to a store that holds rows (the SQLite store today). Stores adopt it in
-/// extensions, one file per topic.
-protocol RowStore: NSPersistentStore {
-    /// Runs a fetch and hands each row to `body` as it is read, collecting nothing (a fetch of objects turns each row
-    /// into its object at once); returns how many rows there were.
-    @discardableResult
-    func executeFetch(_ fetch: ResolvedFetch, forEachRow body: (consuming FetchedRow) throws -> Void) throws -> Int
-    func executeCount(_ fetch: ResolvedFetch) throws -> Int
-    func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [FetchedDictionary]
-    /// Batch faulting: the snapshots of many objects at once.
-    func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: Snapshot]
-    func destinations(of id: NSManagedObjectID, relationship: NSRelationshipDescription) throws -> [NSManagedObjectID]
-    func prefetchToMany(_ relationship: NSRelationshipDescription, sourceIDs: [NSManagedObjectID]) throws -> ToManyPrefetch
-    func externalData(reference: String) throws -> Data
-}
-
-extension RowStore {
-    /// The rows of a fetch, collected.
-    func executeFetch(_ fetch: ResolvedFetch) throws -> [FetchedRow] {
-        var rows: [FetchedRow] = []
-        try executeFetch(fetch) { rows.append($0) }
-        return rows
-    }
-}

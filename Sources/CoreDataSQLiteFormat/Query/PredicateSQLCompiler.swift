@@ -69,8 +69,9 @@ public struct PredicateSQLCompiler: Sendable {
             "SELECT " + selected.joined(separator: ", ") + " FROM \(SQLFragment.identifier(table.name)) \(root.alias)" + root.joinClause)
         var conditions: [SQLFragment] = []
         // No Z_ENT test when the fetched entities are all the table holds.
-        if ownNumbers != layout.numbering.range(of: entity.rootEntity.name) {
-            conditions.append(SQLFragment(PredicateCompilation.entityCondition(alias: root.alias, numbers: ownNumbers)))
+        if let filter = StoreSQL.entityFilter(layout: layout, alias: root.alias, entityName: entityName,
+                                              includesSubentities: includesSubentities, policy: .narrowerOnly) {
+            conditions.append(SQLFragment(filter))
         }
         if let condition, condition.fragment.sql != "1" { conditions.append(condition.fragment.parenthesized) }
         if !conditions.isEmpty { statement = statement + " WHERE " + SQLFragment.joined(conditions, separator: " AND ") }
@@ -167,22 +168,10 @@ final class PredicateCompilation {
         PredicateSQLError(construct: construct, constructFormat: format, predicateFormat: predicateFormat, reason: reason)
     }
 
-    /// `alias.Z_ENT = n` or `alias.Z_ENT BETWEEN first AND last`. Entity numbers come from the layout, not from
-    /// the predicate, so they are written inline where the planner can use the `Z_ENT` index.
-    static func entityCondition(alias: String, numbers: ClosedRange<Int>) -> String {
-        numbers.count == 1
-            ? "\(alias).Z_ENT = \(numbers.lowerBound)"
-            : "\(alias).Z_ENT BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
-    }
-
-    /// The entity restriction needed for rows of `entity` in its table: none when the entity's subtree is the
-    /// whole table.
+    /// The entity restriction needed for rows of `entity` in its table (``StoreSQL``'s entity filter): none when
+    /// the entity's subtree is the whole table.
     func entityRestriction(alias: String, entity: NSEntityDescription) -> String? {
-        guard let numbers = layout.numbering.range(of: entity.name),
-              let rootNumbers = layout.numbering.range(of: entity.rootEntity.name),
-              numbers != rootNumbers
-        else { return nil }
-        return Self.entityCondition(alias: alias, numbers: numbers)
+        StoreSQL.entityFilter(layout: layout, alias: alias, entityName: entity.name, policy: .narrowerOnly)
     }
 
     // MARK: Predicates

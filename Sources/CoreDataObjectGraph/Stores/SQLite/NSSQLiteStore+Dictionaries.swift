@@ -8,9 +8,6 @@ extension NSSQLiteStore {
     /// Dictionary results: the requested properties and aggregate expressions of each row (or group), computed
     /// by SQLite (`GROUP BY`, `HAVING`, `DISTINCT`), never by loading objects. Every row shares one key table.
     func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [FetchedDictionary] {
-        guard let table = layout.table(forEntity: fetch.entity.name) else {
-            throw CoreDataError(.persistentStoreOperation, "the store has no table for entity \(fetch.entity.name)")
-        }
         // Key paths through to-one relationships share the query's joins.
         let keyPaths = (shape.columns + shape.groupBy).compactMap { column -> String? in
             if case .keyPath(_, let path) = column { return path }
@@ -22,14 +19,11 @@ extension NSSQLiteStore {
             filtered.fetchLimit = 0
             filtered.fetchOffset = 0
         }
-        let query = try FetchQuery(store: self, fetch: filtered, table: table, columns: keyPaths)
+        let query = try statement(for: filtered, columns: keyPaths)
         let keyPathSQL = Dictionary(zip(keyPaths, query.columnTerms), uniquingKeysWith: { first, _ in first })
         let selected = try shape.columns.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL) }
         let grouped = try shape.groupBy.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL).sql }
-        var sql = "SELECT \(shape.distinct ? "DISTINCT " : "")\(selected.map(\.sql).joined(separator: ", ")) FROM \(table.sqlName) t0\(query.joins)\(query.whereClause)"
-        if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
-        // Grouped and distinct rows have no single primary key to order by.
-        sql += query.orderBy(includingPrimaryKey: grouped.isEmpty && !shape.distinct) + query.limitClause
+        let sql = query.dictionaries(selected.map(\.sql), distinct: shape.distinct, groupBy: grouped)
         let reader = DictionaryRowReader(columns: selected)
         var rows = try run(sql, query.bindings) { statement in
             var rows: [FetchedDictionary] = []
@@ -87,7 +81,7 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
         }
         if let attribute = property as? NSAttributeDescription {
-            return SelectedColumn(name: name, sql: "t0.\(StoreLayout.sqlIdentifier(columns.value))", directType: DirectlyReadType(attribute.attributeType),
+            return SelectedColumn(name: name, sql: StoreSQL.column(columns.value, alias: "t0"), directType: DirectlyReadType(attribute.attributeType),
                                   decode: Self.valueDecoder(for: attribute))
         }
         guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
@@ -95,7 +89,7 @@ extension NSSQLiteStore {
         }
         // A to-one relationship comes back as the destination's object ID, as in Core Data.
         let store = InternedStoreIdentifier.intern(identifier)
-        return SelectedColumn(name: name, sql: "t0.\(StoreLayout.sqlIdentifier(columns.value))") { row, index in
+        return SelectedColumn(name: name, sql: StoreSQL.column(columns.value, alias: "t0")) { row, index in
             NSManagedObjectID(entity: destination, store: store, primaryKey: row.int64(at: index))
         }
     }
@@ -146,7 +140,7 @@ extension NSSQLiteStore {
                 guard let columns = layout.columns(forProperty: key, ofEntity: entity.name) else {
                     throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(key) is not a stored property (in \(expression.predicateFormat))")
                 }
-                inner = "t0.\(StoreLayout.sqlIdentifier(columns.value))"
+                inner = StoreSQL.column(columns.value, alias: "t0")
                 attribute = entity.attributesByName[key]
             case .evaluatedObject:
                 inner = "t0.Z_PK"

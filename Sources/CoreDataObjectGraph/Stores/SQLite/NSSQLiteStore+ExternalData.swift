@@ -20,7 +20,7 @@ extension NSSQLiteStore {
             return (slot, column)
         }
         guard !candidates.isEmpty else { return [] }
-        let sql = "SELECT \(candidates.map { StoreLayout.sqlIdentifier($0.column) }.joined(separator: ", ")) FROM \(table.sqlName) WHERE Z_PK = ?"
+        let sql = builder.columns(candidates.map(\.column), ofRowIn: table)
         let statement = try writer.statement(sql)
         defer { statement.reset() }
         try writer.bind(.integer(object.objectID.primaryKey), at: 1, of: statement)

@@ -7,11 +7,9 @@ extension NSSQLiteStore: RowStore {
     @discardableResult
     func executeFetch(_ fetch: ResolvedFetch, forEachRow body: (consuming FetchedRow) throws -> Void) throws -> Int {
         let plan = try selectPlan(for: fetch.entity)
-        let selectList = (plan.keyColumns(alias: "t0") + (fetch.includesPropertyValues ? plan.valueColumns(alias: "t0") : []))
-        let query = try FetchQuery(store: self, fetch: fetch, table: plan.table)
-        let sql = "SELECT \(selectList.joined(separator: ", ")) FROM \(plan.table.sqlName) t0\(query.joins)\(query.whereClause)\(query.orderBy())\(query.limitClause)"
+        let query = try statement(for: fetch)
         let decoder = rowDecoder(plan: plan, withValues: fetch.includesPropertyValues)
-        return try run(sql, query.bindings) { statement in
+        return try run(query.select(fetch.includesPropertyValues ? plan.selectList : plan.keySelectList), query.bindings) { statement in
             var count = FetchedRowCount()
             try statement.forEachRow { row in
                 try body(try decoder.decode(row))
@@ -22,18 +20,22 @@ extension NSSQLiteStore: RowStore {
     }
 
     func executeCount(_ fetch: ResolvedFetch) throws -> Int {
-        guard let table = layout.table(forEntity: fetch.entity.name) else {
-            throw CoreDataError(.persistentStoreOperation, "the store has no table for entity \(fetch.entity.name)")
-        }
-        let query = try FetchQuery(store: self, fetch: fetch, table: table)
-        var sql = "SELECT COUNT(*) FROM \(table.sqlName) t0\(query.joins)\(query.whereClause)"
-        if fetch.fetchLimit > 0 || fetch.fetchOffset > 0 {
-            // A limited count counts the rows the limited fetch would return.
-            sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(table.sqlName) t0\(query.joins)\(query.whereClause)\(query.limitClause))"
-        }
-        return try run(sql, query.bindings) { statement in
+        let query = try statement(for: fetch)
+        return try run(query.count(), query.bindings) { statement in
             _ = try statement.step()
             return statement.int(at: 0)
+        }
+    }
+
+    /// The fetch as the builder states it, with the key path `columns` of a dictionary fetch.
+    func statement(for fetch: ResolvedFetch, columns: [String] = []) throws -> FetchStatement {
+        do {
+            return try builder.fetch(entityName: fetch.entity.name, predicate: fetch.predicate, sortDescriptors: fetch.sortDescriptors,
+                                 includesSubentities: fetch.includesSubentities, limit: fetch.fetchLimit, offset: fetch.fetchOffset,
+                                 columns: columns)
+        } catch {
+            throw CoreDataError(.persistentStoreOperation, "the store cannot run this fetch of \(fetch.entity.name):\n\(error.caretDiagnostic)",
+                                underlyingError: error)
         }
     }
 
@@ -47,11 +49,8 @@ extension NSSQLiteStore: RowStore {
             let decoder = rowDecoder(plan: plan, withValues: true)
             // SQLite limits bound parameters; stay well under the default 32,766.
             for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }) {
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                 let requested = Dictionary(chunk.map { ($0.primaryKey, $0.entity) }, uniquingKeysWith: { first, _ in first })
-                let columns = (plan.keyColumns(alias: "t0") + plan.valueColumns(alias: "t0")).joined(separator: ", ")
-                let sql = "SELECT \(columns) FROM \(plan.table.sqlName) t0 WHERE t0.Z_PK IN (\(placeholders))"
-                try run(sql, chunk.map { .integer($0.primaryKey) }) { statement in
+                try run(builder.rowsByKey(table: plan.table, selectList: plan.selectList, count: chunk.count), chunk.map { .integer($0.primaryKey) }) { statement in
                     try statement.forEachRow { row in
                         let fetched = try decoder.decode(row)
                         // A row of another entity than the ID asked for (a damaged reference) must not fill its fault.
@@ -71,30 +70,11 @@ extension NSSQLiteStore: RowStore {
               let destinationTable = layout.table(forEntity: destination.name) else {
             throw CoreDataError(.persistentStoreOperation, "relationship \(relationship.name) has no destination table")
         }
-        let sql: String
-        if let join = layout.joinTable(forRelationship: relationship.name, ofEntity: source.name) {
-            // Which join column holds this side's keys depends on which side declared the table's relationship.
-            let declaredHere = join.relationshipName == relationship.name && source.isKind(of: model.entitiesByName[join.entityName] ?? source)
-            let mine = declaredHere ? join.sourceKeyColumn : join.destinationKeyColumn
-            let theirs = declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn
-            let order = (declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn).map { "j.\(StoreLayout.sqlIdentifier($0)), " } ?? ""
-            // A left join, so a key that leads to no row shows (its Z_ENT is null) instead of vanishing.
-            sql = "SELECT j.\(StoreLayout.sqlIdentifier(theirs)), d.Z_ENT FROM \(join.sqlName) j LEFT JOIN \(destinationTable.sqlName) d "
-                + "ON d.Z_PK = j.\(StoreLayout.sqlIdentifier(theirs)) WHERE j.\(StoreLayout.sqlIdentifier(mine)) = ? "
-                + "ORDER BY \(order)j.\(StoreLayout.sqlIdentifier(theirs))"
-        } else if let inverse = relationship.inverseRelationship, !inverse.isToMany, let owner = inverse.entity,
-                  let columns = layout.columns(forProperty: inverse.name, ofEntity: owner.name) {
-            let order = relationship.isOrdered ? (columns.orderKey.map { "d.\(StoreLayout.sqlIdentifier($0)), " } ?? "") : ""
-            var filter = "d.\(StoreLayout.sqlIdentifier(columns.value)) = ?"
-            if let range = layout.numbering.range(of: destination.name), destination.rootEntity.subentities.count > 0 {
-                filter += " AND d.Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
-            }
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(destinationTable.sqlName) d WHERE \(filter) ORDER BY \(order)d.Z_PK"
-        } else {
+        guard let text = builder.destinations(of: relationship) else {
             throw CoreDataError(.persistentStoreOperation,
                                 "\(source.name).\(relationship.name) has no inverse, so the store does not record it in a way we can read")
         }
-        return try run(sql, [.integer(id.primaryKey)]) { statement in
+        return try run(text, [.integer(id.primaryKey)]) { statement in
             var ids: [NSManagedObjectID] = []
             let store = InternedStoreIdentifier.intern(identifier)
             try statement.forEachRow { row in

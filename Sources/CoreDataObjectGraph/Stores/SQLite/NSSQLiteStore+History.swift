@@ -1,3 +1,4 @@
+import CoreDataSQLiteFormat
 import Foundation
 import SQLiteDatabase
 
@@ -10,8 +11,7 @@ extension NSSQLiteStore {
 
     /// Why the store refuses to write although it was opened read-write; nil when it writes.
     func historyRefusal() throws -> String? {
-        let placeholders = Self.historyTables.map { _ in "?" }.joined(separator: ", ")
-        let found = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (\(placeholders))",
+        let found = try connection.query(StoreSQL.existingTables(count: Self.historyTables.count),
                                          arguments: Self.historyTables.map { .text($0) })
         guard !found.isEmpty else { return nil }
         return "\(url?.path ?? "the store") records persistent history (tables \(Self.historyTables.joined(separator: ", "))), which "

@@ -55,7 +55,7 @@ extension NSSQLiteStore {
         }
         let plist = BinaryPropertyListWriter().write(.dictionary(try StoreMetadataValues.propertyList(keys, file: file)))
         do {
-            try connection.execute(sql: "UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?", arguments: [.text(uuid), .blob([UInt8](plist))])
+            try connection.execute(sql: StoreSQL.writeMetadata, arguments: [.text(uuid), .blob([UInt8](plist))])
         } catch {
             throw CoreDataError(.persistentStoreSave, "\(file): cannot write the store's metadata (\(error))", underlyingError: error)
         }

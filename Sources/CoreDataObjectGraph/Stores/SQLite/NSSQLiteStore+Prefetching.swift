@@ -10,28 +10,11 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "relationship \(relationship.name) has no destination")
         }
         let plan = try selectPlan(for: destination)
-        let columns = (plan.keyColumns(alias: "d") + plan.valueColumns(alias: "d")).joined(separator: ", ")
+        let selectList = plan.selectList(alias: "d")
         let sourceColumnIndex = plan.columns.count + 3
         var result = ToManyPrefetch()
         for chunk in stride(from: 0, to: sourceIDs.count, by: 500).map({ Array(sourceIDs[$0..<min($0 + 500, sourceIDs.count)]) }) {
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            let sql: String
-            if let join = layout.joinTable(forRelationship: relationship.name, ofEntity: source.name) {
-                let declaredHere = join.relationshipName == relationship.name
-                let mine = declaredHere ? join.sourceKeyColumn : join.destinationKeyColumn
-                let theirs = declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn
-                let order = (declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn)
-                    .map { "j.\(StoreLayout.sqlIdentifier($0)), " } ?? ""
-                let (mineSQL, theirsSQL) = (StoreLayout.sqlIdentifier(mine), StoreLayout.sqlIdentifier(theirs))
-                sql = "SELECT \(columns), j.\(mineSQL) FROM \(join.sqlName) j JOIN \(plan.table.sqlName) d ON d.Z_PK = j.\(theirsSQL) "
-                    + "WHERE j.\(mineSQL) IN (\(placeholders)) ORDER BY j.\(mineSQL), \(order)d.Z_PK"
-            } else if let inverse = relationship.inverseRelationship, !inverse.isToMany, let owner = inverse.entity,
-                      let key = layout.columns(forProperty: inverse.name, ofEntity: owner.name) {
-                let order = relationship.isOrdered ? (key.orderKey.map { "d.\(StoreLayout.sqlIdentifier($0)), " } ?? "") : ""
-                let keySQL = StoreLayout.sqlIdentifier(key.value)
-                sql = "SELECT \(columns), d.\(keySQL) FROM \(plan.table.sqlName) d WHERE d.\(keySQL) IN (\(placeholders)) "
-                    + "ORDER BY d.\(keySQL), \(order)d.Z_PK"
-            } else {
+            guard let sql = builder.prefetch(relationship, selectList: selectList, table: plan.table, count: chunk.count) else {
                 throw CoreDataError(.persistentStoreOperation, "\(source.name).\(relationship.name) has no inverse to prefetch through")
             }
             let sourcesByKey = Dictionary(chunk.map { ($0.primaryKey, $0) }, uniquingKeysWith: { first, _ in first })

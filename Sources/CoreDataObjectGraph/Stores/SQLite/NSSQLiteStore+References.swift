@@ -23,9 +23,10 @@ extension NSSQLiteStore {
 
     /// Why no row of `id`'s entity could fill its fault: the row with its key is missing, or belongs to another entity
     /// of the same table.
-    func missingRowReason(for id: NSManagedObjectID) -> String {
-        guard let table = layout.table(forEntity: id.entity.name)?.name else { return "its entity has no table in the store" }
-        let number = try? run("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [.integer(id.primaryKey)]) { statement in
+    func missingRowReason(for id: NSManagedObjectID) -> String? {
+        guard let entityTable = layout.table(forEntity: id.entity.name) else { return "its entity has no table in the store" }
+        let table = entityTable.name
+        let number = try? run(builder.keyColumn(.entity, table: entityTable), [.integer(id.primaryKey)]) { statement in
             var number: Int64?
             try statement.forEachRow { row in number = row.int64(at: 0) }
             return number

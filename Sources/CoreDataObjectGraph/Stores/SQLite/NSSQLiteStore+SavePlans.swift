@@ -11,14 +11,14 @@ extension NSSQLiteStore {
     func insertPlan(for entity: NSEntityDescription, slots: PropertySlots, writer: SaveWriter) throws -> InsertPlan? {
         if let plan = writer.cache.insertPlans[ObjectIdentifier(entity)] { return plan }
         guard let table = layout.table(forEntity: entity.name), let number = layout.numbering[entity.name] else { return nil }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var columns: [String] = []
         var bindings: [SlotBinding] = []
         for (slot, property) in slots.properties.enumerated() {
             guard let (binding, slotColumns) = slotBinding(slot: slot, property: property, entity: entity, orderKey: true) else { continue }
             bindings.append(binding)
             columns += slotColumns
         }
-        let sql = "INSERT INTO \(table.sqlName) (\(columns.map(StoreLayout.sqlIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        let sql = builder.insert(into: table, columns: columns)
         let plan = InsertPlan(row: RowWritePlan(sql: sql, statement: try writer.statement(sql), bindings: bindings), entityNumber: Int64(number))
         writer.cache.insertPlans[ObjectIdentifier(entity)] = plan
         return plan
@@ -31,17 +31,16 @@ extension NSSQLiteStore {
         let key = UpdatePlanKey(entity: ObjectIdentifier(entity), slots: changed, withoutOrderKey: withoutOrderKey)
         if let plan = writer.cache.updatePlans[key] { return plan }
         guard let table = layout.table(forEntity: entity.name) else { return nil }
-        var assignments: [String] = []
+        var columns: [String] = []
         var bindings: [SlotBinding] = []
         for slot in changed {
             let property = objectSlots.properties[slot]
-            guard let (binding, columns) = slotBinding(slot: slot, property: property, entity: entity,
-                                                       orderKey: !withoutOrderKey.contains(slot)) else { continue }
+            guard let (binding, slotColumns) = slotBinding(slot: slot, property: property, entity: entity,
+                                                           orderKey: !withoutOrderKey.contains(slot)) else { continue }
             bindings.append(binding)
-            assignments += columns.map { "\(StoreLayout.sqlIdentifier($0)) = ?" }
+            columns += slotColumns
         }
-        assignments.append("Z_OPT = Z_OPT + 1")
-        let sql = "UPDATE \(table.sqlName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        let sql = builder.update(table, columns: columns)
         let plan = RowWritePlan(sql: sql, statement: try writer.statement(sql), bindings: bindings)
         writer.cache.updatePlans[key] = plan
         return plan
@@ -51,18 +50,8 @@ extension NSSQLiteStore {
     func deletePlan(for entity: NSEntityDescription, writer: SaveWriter) throws -> DeletePlan? {
         if let plan = writer.cache.deletePlans[ObjectIdentifier(entity)] { return plan }
         guard let table = layout.table(forEntity: entity.name) else { return nil }
-        let sql = "DELETE FROM \(table.sqlName) WHERE Z_PK = ? AND Z_OPT = ?"
-        var joinDeletes: [(sql: String, statement: Statement)] = []
-        for join in layout.joinTables {
-            if entity.isKind(of: model.entitiesByName[join.entityName] ?? entity) || join.entityName == entity.name {
-                let sql = "DELETE FROM \(join.sqlName) WHERE \(StoreLayout.sqlIdentifier(join.sourceKeyColumn)) = ?"
-                joinDeletes.append((sql, try writer.statement(sql)))
-            }
-            if let other = model.entitiesByName[join.inverseEntityName], entity.isKind(of: other) {
-                let sql = "DELETE FROM \(join.sqlName) WHERE \(StoreLayout.sqlIdentifier(join.destinationKeyColumn)) = ?"
-                joinDeletes.append((sql, try writer.statement(sql)))
-            }
-        }
+        let sql = builder.delete(from: table)
+        let joinDeletes = try builder.joinRowDeletes(entityName: entity.name).map { (sql: $0, statement: try writer.statement($0)) }
         let plan = DeletePlan(sql: sql, statement: try writer.statement(sql), joinDeletes: joinDeletes)
         writer.cache.deletePlans[ObjectIdentifier(entity)] = plan
         return plan

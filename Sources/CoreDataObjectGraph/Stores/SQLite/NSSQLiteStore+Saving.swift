@@ -208,7 +208,7 @@ extension NSSQLiteStore {
         let store = InternedStoreIdentifier.intern(identifier)
         for tree in trees.sorted(by: { $0.root.name < $1.root.name }) {
             guard let root = layout.numbering[tree.root.name] else { continue }
-            let stored = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [.integer(Int64(root))])
+            let stored = try connection.scalar(StoreSQL.lastPrimaryKey, arguments: [.integer(Int64(root))])
             let current: Int64
             switch stored {
             case nil, .null?: current = 0
@@ -223,8 +223,7 @@ extension NSSQLiteStore {
                 throw CoreDataError(.persistentStoreSave, "Z_PRIMARYKEY's Z_MAX for \(tree.root.name) is \(current): \(tree.positions.count) more "
                                     + "primary key(s) would pass the largest integer (\(Int64.max)); nothing was saved")
             }
-            try connection.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
-                                   arguments: [.integer(last), .integer(Int64(root))])
+            try connection.execute(sql: StoreSQL.advancePrimaryKey, arguments: [.integer(last), .integer(Int64(root))])
             for (offset, position) in tree.positions.enumerated() {
                 ids[position] = NSManagedObjectID(entity: objects[position].entity, store: store, primaryKey: current + 1 + Int64(offset))
             }
@@ -338,8 +337,8 @@ extension NSSQLiteStore {
                 let current = object.toMany[name]?.ids ?? []
                 let committed = object.isInserted ? [] : (object.changes.committedToMany[name] ?? [])
                 let source = resolve(object.objectID)
-                if let join = layout.joinTable(forRelationship: name, ofEntity: object.entity.name) {
-                    try writeJoinRows(join, relationship: relationship, writer: writer, source: source, current: current.map(resolve),
+                if let sides = builder.joinSides(relationshipName: name, entityName: object.entity.name) {
+                    try writeJoinRows(builder.joinWrites(sides), writer: writer, source: source, current: current.map(resolve),
                                       committed: committed.map(resolve))
                 } else if relationship.inverseRelationship == nil {
                     // No join table and no inverse column: Apple's layout for these is unknown (store format
@@ -351,39 +350,31 @@ extension NSSQLiteStore {
                                 + "implemented yet (give it an inverse); nothing was saved",
                             affectedObjectIDs: [object.objectID])
                     }
-                } else if relationship.isOrdered, let inverse = relationship.inverseRelationship, let owner = inverse.entity,
-                          let mapped = layout.columns(forProperty: inverse.name, ofEntity: owner.name), let orderKey = mapped.orderKey,
-                          let table = layout.table(forEntity: owner.name) {
+                } else if relationship.isOrdered, let sql = builder.orderKeyUpdate(relationship) {
                     for (position, child) in current.map(resolve).enumerated() {
-                        try writer.run("UPDATE \(table.sqlName) SET \(StoreLayout.sqlIdentifier(orderKey)) = ? WHERE Z_PK = ?", [.integer(Int64(position + 1)), .integer(child.primaryKey)])
+                        try writer.run(sql, [.integer(Int64(position + 1)), .integer(child.primaryKey)])
                     }
                 }
             }
         }
     }
 
-    private func writeJoinRows(_ join: JoinTable, relationship: NSRelationshipDescription, writer: SaveWriter, source: NSManagedObjectID,
+    private func writeJoinRows(_ sql: StoreSQL.JoinWrites, writer: SaveWriter, source: NSManagedObjectID,
                                current: [NSManagedObjectID], committed: [NSManagedObjectID]) throws {
         // Both sides of a changed pair may arrive here: deletes are idempotent and inserts ignore duplicates.
-        let declaredHere = join.relationshipName == relationship.name
-        // As SQL: names from an inferred model may need quoting.
-        let mine = StoreLayout.sqlIdentifier(declaredHere ? join.sourceKeyColumn : join.destinationKeyColumn)
-        let theirs = StoreLayout.sqlIdentifier(declaredHere ? join.destinationKeyColumn : join.sourceKeyColumn)
-        let order = (declaredHere ? join.relationshipOrderColumn : join.inverseOrderColumn).map(StoreLayout.sqlIdentifier)
         let currentKeys = Set(current.map(\.primaryKey)), committedKeys = Set(committed.map(\.primaryKey))
         for removed in committedKeys.subtracting(currentKeys).sorted() {
-            try writer.run("DELETE FROM \(join.sqlName) WHERE \(mine) = ? AND \(theirs) = ?", [.integer(source.primaryKey), .integer(removed)])
+            try writer.run(sql.delete, [.integer(source.primaryKey), .integer(removed)])
         }
         // An unordered relationship's array follows a Set's iteration order, which differs from run to run: rows are
         // written in key order instead, so the same changes always write the same file.
         let additions = current.filter { !committedKeys.contains($0.primaryKey) }
-        for added in order == nil ? additions.sorted(by: { $0.primaryKey < $1.primaryKey }) : additions {
-            try writer.run("INSERT OR IGNORE INTO \(join.sqlName) (\(mine), \(theirs)) VALUES (?, ?)", [.integer(source.primaryKey), .integer(added.primaryKey)])
+        for added in sql.order == nil ? additions.sorted(by: { $0.primaryKey < $1.primaryKey }) : additions {
+            try writer.run(sql.insert, [.integer(source.primaryKey), .integer(added.primaryKey)])
         }
-        if let order {
+        if let order = sql.order {
             for (position, destination) in current.enumerated() {
-                try writer.run("UPDATE \(join.sqlName) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?",
-                            [.integer(Int64(position + 1)), .integer(source.primaryKey), .integer(destination.primaryKey)])
+                try writer.run(order, [.integer(Int64(position + 1)), .integer(source.primaryKey), .integer(destination.primaryKey)])
             }
         }
     }

@@ -15,21 +15,21 @@ extension NSSQLiteStore {
         let unread = updated.filter { $0.storedValues == nil && $0.pendingValues == nil && !$0.objectID.isTemporaryID }
         guard !unread.isEmpty else { return }
         let byTable = Dictionary(grouping: unread) { layout.table(forEntity: $0.entity.name)?.name ?? "" }
-        for (table, objects) in byTable where !table.isEmpty {
+        for (name, objects) in byTable where !name.isEmpty {
+            guard let table = layout.table(forEntity: objects[0].entity.name) else { continue }
             var byKey: [Int64: NSManagedObject] = [:]
             for object in objects { byKey[object.objectID.primaryKey] = object }
             let keys = Array(byKey.keys).sorted()
             for start in stride(from: 0, to: keys.count, by: 500) {
                 let chunk = Array(keys[start..<min(start + 500, keys.count)])
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                let rows = try run("SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(placeholders))", chunk.map { .integer($0) }) { statement in
+                let rows = try run(builder.versions(table: table, count: chunk.count), chunk.map { .integer($0) }) { statement in
                     var rows: [(Int64, SQLiteValue)] = []
                     try statement.forEachRow { row in rows.append((row.int64(at: 0), row.value(at: 1))) }
                     return rows
                 }
                 for (key, version) in rows {
                     guard let object = byKey[key] else { continue }
-                    guard case .integer(let number) = version else { throw malformedVersion(of: object, table: table, found: version) }
+                    guard case .integer(let number) = version else { throw malformedVersion(of: object, table: name, found: version) }
                     object.snapshotVersion = number
                 }
             }
@@ -51,13 +51,13 @@ extension NSSQLiteStore {
     /// integer version (true conflicts).
     func malformedVersionError(among conflicting: [NSManagedObject]) throws -> CoreDataError? {
         for object in conflicting {
-            guard let table = layout.table(forEntity: object.entity.name)?.name else { continue }
-            let found = try run("SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", [.integer(object.objectID.primaryKey)]) { statement in
+            guard let table = layout.table(forEntity: object.entity.name) else { continue }
+            let found = try run(builder.keyColumn(.version, table: table), [.integer(object.objectID.primaryKey)]) { statement in
                 var value: SQLiteValue?
                 try statement.forEachRow { row in value = row.value(at: 0) }
                 return value
             }
-            if let found, !found.isInteger { return malformedVersion(of: object, table: table, found: found) }
+            if let found, !found.isInteger { return malformedVersion(of: object, table: table.name, found: found) }
         }
         return nil
     }

@@ -16,8 +16,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     private(set) var model: NSManagedObjectModel!
     private var entitiesByNumber = EntityNumberTable<NSEntityDescription>()
     private var selectPlans: [String: SelectPlan] = [:]
-    /// Compiles predicates and sort descriptors to SQL over this store's layout.
-    private(set) var compiler: PredicateSQLCompiler!
+    /// Builds every statement the store runs (fetches, windows, loads of relationships, writes) over its layout.
+    private(set) var builder: StoreSQL!
     /// Prepared statements and plans of the save path, reused across saves.
     let saveStatements = SaveStatementCache()
     /// Prepared fetch statements, reused across fetches.
@@ -47,8 +47,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             try migrateOnOpen(at: url)
             try openFile(at: url)
         }
-        layout = StoreLayout(model: model)
-        compiler = PredicateSQLCompiler(model: model)
+        builder = StoreSQL(model: model)
+        layout = builder.layout
         for (name, number) in layout.numbering.numbers {
             entitiesByNumber[number] = model.entitiesByName[name]
         }
@@ -134,15 +134,30 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         /// there), which saves SQLite a column of every record and the decoder a read.
         var soleEntityNumber: Int?
 
+        /// What a select of `t0` with values reads: the key columns, then ``columns`` (built once per plan).
+        var selectList: [String]
+        /// The key columns of `t0` alone (a fetch without property values).
+        var keySelectList: [String]
+
+        init(table: EntityTable, columns: [String], decoders: SlotDecoderTable, describedObjects: [AnyObject], soleEntityNumber: Int?) {
+            self.table = table
+            self.columns = columns
+            self.decoders = decoders
+            self.describedObjects = describedObjects
+            self.soleEntityNumber = soleEntityNumber
+            keySelectList = StoreSQL.keyColumns(alias: "t0", soleEntityNumber: soleEntityNumber)
+            selectList = keySelectList + StoreSQL.columns(columns, alias: "t0")
+        }
+
         /// `Z_PK`, `Z_ENT` (or the sole entity's number) and `Z_OPT` of the table aliased `alias`: the first three
         /// columns of every select the decoders read.
         func keyColumns(alias: String) -> [String] {
-            ["\(alias).Z_PK", soleEntityNumber.map(String.init) ?? "\(alias).Z_ENT", "\(alias).Z_OPT"]
+            StoreSQL.keyColumns(alias: alias, soleEntityNumber: soleEntityNumber)
         }
 
-        /// ``columns`` of the table aliased `alias`, as SQL (names from an inferred model may need quoting).
-        func valueColumns(alias: String) -> [String] {
-            columns.map { "\(alias).\(StoreLayout.sqlIdentifier($0))" }
+        /// The key columns and ``columns`` of the table aliased `alias`, as SQL.
+        func selectList(alias: String) -> [String] {
+            alias == "t0" ? selectList : keyColumns(alias: alias) + StoreSQL.columns(columns, alias: alias)
         }
     }
 
