@@ -35,4 +35,35 @@ struct BrowserSmallFixesTests {
         try browser.press(.character("x"))
         #expect(browser.text.contains("\(before) → nil"))
     }
+
+    @Test("F orders groups of equal size by value, numerically, and scales the bars to the largest group")
+    func frequencyTiesAndBars() throws {
+        let browser = try BrowserHarness(entity: "Recipe", size: BrowserAnalysisTests.tall)
+        let path = browser.storePath
+        try browser.selectColumn("minutes")
+        try browser.press(.character("F"))
+        let groups = try StoreFile.rows(path, "SELECT ZMINUTES, COUNT(*) FROM ZRECIPE WHERE ZMINUTES IS NOT NULL GROUP BY ZMINUTES")
+        let counts = groups.compactMap { $0[1].int64Value }.map(Int.init)
+        let largest = try #require(counts.max())
+        // The sample's minutes have tied groups spanning a digit count (40, 200, 205 appear 7 times each today).
+        let tied = Dictionary(grouping: groups, by: { Int($0[1].int64Value ?? 0) })
+            .filter { $0.value.count > 1 && $0.value.contains { ($0[0].int64Value ?? 0) < 100 } && $0.value.contains { ($0[0].int64Value ?? 0) >= 100 } }
+        let (count, members) = try #require(tied.first, "the sample has no tie across 100")
+        let expected = members.compactMap { $0[0].int64Value }.sorted().map(String.init)
+        // Each overlay line: count, share, bar, value; the value is captured.
+        let pattern = try NSRegularExpression(pattern: #"│\s*"# + String(count) + #"\s+[0-9.]+%\s+(■*)\s+(\S+)\s*│"#)
+        let matches = browser.screen.compactMap { line in
+            pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)).map { match in
+                (bar: String(line[Range(match.range(at: 1), in: line)!]), value: String(line[Range(match.range(at: 2), in: line)!]))
+            }
+        }
+        let shown = matches.map(\.value)
+        #expect(shown == expected, "\(browser.screen)")
+        // The largest group fills the bar (20 squares); the others in proportion.
+        let bars = browser.screen.map { $0.filter { $0 == "■" }.count }
+        #expect(bars.max() == 20, "\(browser.screen)")
+        for match in matches {
+            #expect(match.bar.count == Int((Double(count) / Double(largest) * 20).rounded()), "\(match)")
+        }
+    }
 }
