@@ -66,4 +66,21 @@ struct BrowserSmallFixesTests {
             #expect(match.bar.count == Int((Double(count) / Double(largest) * 20).rounded()), "\(match)")
         }
     }
+
+    @Test("Line and paragraph separators show as visible line breaks (␤, ¶) in the table and the detail pane, as ␊ does")
+    func separatorsShowAsLineBreaks() throws {
+        let browser = try BrowserHarness(size: Size(columns: 140, rows: 40)) { path in
+            try StoreFile.write(path, """
+                INSERT INTO ZCHEF (Z_PK, Z_ENT, Z_OPT, ZRECIPECOUNT, ZEMAIL, ZNAME)
+                    VALUES (1000, 1, 1, 0, 's@sep.test', 'one' || char(8232) || 'two' || char(8233) || 'three' || char(10) || 'four');
+                UPDATE Z_PRIMARYKEY SET Z_MAX = 1000 WHERE Z_NAME = 'Chef';
+                """)
+        }
+        try browser.press(.character("G"))
+        try browser.settle()
+        #expect(browser.text.contains("one␤two¶three␊four"), "\(browser.screen)")
+        try browser.press(.enter)
+        #expect(browser.text.contains("one␤two¶three␊four"), "\(browser.screen)")
+        #expect(!browser.terminal.written.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x2029 })
+    }
 }
