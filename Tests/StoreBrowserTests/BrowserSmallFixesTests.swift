@@ -83,4 +83,25 @@ struct BrowserSmallFixesTests {
         #expect(browser.text.contains("one␤two¶three␊four"), "\(browser.screen)")
         #expect(!browser.terminal.written.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x2029 })
     }
+
+    @Test(":export onto an existing file asks first: n keeps the file, y replaces it")
+    func exportAsksBeforeOverwriting() throws {
+        let browser = try BrowserHarness(entity: "Recipe", predicate: "servings >= 4")
+        let path = browser.directory.appendingPathComponent("kept.csv").path
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: path))
+        try browser.type(":export csv \(path)\n")
+        #expect(browser.text.contains("Overwrite \(path)?"), "\(browser.screen)")
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"), "nothing starts before the answer")
+        try browser.press(.character("n"))
+        try browser.settle()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
+        #expect(!browser.text.contains("Overwrite"))
+
+        try browser.type(":export csv \(path)\n")
+        try browser.press(.character("y"))
+        for _ in 0..<10 where !browser.messageLine.hasPrefix("exported") { try browser.settle() }
+        let count = try StoreFile.integer(browser.storePath, "SELECT COUNT(*) FROM ZRECIPE WHERE ZSERVINGS >= 4")
+        #expect(browser.messageLine.contains("exported \(count) objects to \(path)"))
+        #expect(BrowserExportTests.parseCSV(try String(contentsOfFile: path, encoding: .utf8)).count == count + 1)
+    }
 }

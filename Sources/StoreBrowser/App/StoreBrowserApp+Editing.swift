@@ -225,6 +225,8 @@ extension StoreBrowserApp {
             case .writeAndQuit: if write() { return .quit }
             case .discardAndQuit: return .quit
             case .deleteSelected: deleteSelected()
+            case .overwriteExport(let format, let path):
+                do { try startExport(format, to: path) } catch { show(error: error) }
             case .cancel: show("cancelled")
             }
         }
