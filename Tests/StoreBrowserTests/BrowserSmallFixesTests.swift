@@ -104,4 +104,23 @@ struct BrowserSmallFixesTests {
         #expect(browser.messageLine.contains("exported \(count) objects to \(path)"))
         #expect(BrowserExportTests.parseCSV(try String(contentsOfFile: path, encoding: .utf8)).count == count + 1)
     }
+
+    @Test("The picker of a to-one opens on its current destination; Enter there keeps it")
+    func pickerPreselectsTheCurrentValue() throws {
+        let browser = try BrowserHarness(entity: "Recipe", edit: true, batchSize: 10)
+        let path = browser.storePath
+        // A recipe whose chef lies past the first batch of the picker, so the search has to read on.
+        let recipe = try StoreFile.integer(path, "SELECT MIN(Z_PK) FROM ZRECIPE WHERE ZCHEF > 15")
+        let chef = try StoreFile.integer(path, "SELECT ZCHEF FROM ZRECIPE WHERE Z_PK = \(recipe)")
+        for _ in 1..<recipe { try browser.press(.character("j")) }
+        try browser.press(.enter)
+        try browser.selectField("chef")
+        try browser.press(.character("e"))
+        #expect(browser.screen[0].contains("Pick for chef: Chef"))
+        #expect(browser.app.table.selectedObject?.objectID.uriRepresentation().lastPathComponent == "p\(chef)")
+        #expect(browser.app.table.selection == chef - 1, "chefs are listed in primary-key order")
+        try browser.press(.enter)
+        #expect(browser.messageLine.contains("chef: picked Chef p\(chef)"))
+        #expect(browser.app.detail?.selectedField?.value == "Chef p\(chef)")
+    }
 }
