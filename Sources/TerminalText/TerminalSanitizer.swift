@@ -3,8 +3,9 @@
 /// Data is untrusted: a string can hold escape sequences that retitle the window, clear the screen or write the
 /// clipboard, bidi overrides that reorder what is shown, NULs, or bytes that are not UTF-8. Each is rendered as a
 /// visible symbol, never sent raw: C0 controls as their Control Pictures (`␛`, `␀`), DEL as `␡`, C1 controls, bidi
-/// controls and invisible format characters (zero-width space, word joiner, byte-order mark, soft hyphen, line and
-/// paragraph separators) as `<U+202E>`, and invalid UTF-8 bytes as `\xFF`. Zero-width joiners and non-joiners stay
+/// controls and invisible format characters (zero-width space, word joiner, byte-order mark, soft hyphen) as
+/// `<U+202E>`, the line and paragraph separators U+2028 and U+2029 as `␤` and `¶` (line breaks, shown as a newline
+/// shows in one line: `␊`), and invalid UTF-8 bytes as `\xFF`. Zero-width joiners and non-joiners stay
 /// where they join two non-ASCII characters (an emoji sequence, a Persian word), which is where they have an effect.
 ///
 /// JSON written to a terminal goes through ``escapeForJSON(_:)`` instead: the same characters become `\uXXXX`
@@ -152,6 +153,10 @@ public enum TerminalSanitizer {
             output.append(Unicode.Scalar(0x2400 + value)!)  // Control Pictures: ␀ … ␟
         } else if value == 0x7F {
             output.append(Unicode.Scalar(0x2421)!)  // ␡
+        } else if value == 0x2028 {
+            output.append(Unicode.Scalar(0x2424)!)  // ␤: a line break, read as one like ␊
+        } else if value == 0x2029 {
+            output.append(Unicode.Scalar(0x00B6)!)  // ¶: a paragraph break
         } else {
             output.append(contentsOf: "<U+\(hex(value, width: 4))>".unicodeScalars)
         }

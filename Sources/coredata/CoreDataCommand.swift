@@ -3,7 +3,8 @@ import Foundation
 
 /// `coredata`: browse, query and fix Core Data stores in a terminal.
 ///
-/// Exit status: 0 on success, 1 for runtime failures (a bad store, model or predicate), 2 for usage errors.
+/// Exit status: 0 on success, 1 for runtime failures (a bad store or model), 2 for usage errors (a bad option,
+/// argument or predicate).
 @main
 struct CoreDataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +22,7 @@ struct CoreDataCommand: ParsableCommand {
             try command.run()
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data("coredata: error: \(failure.message)\n".utf8))
-            Foundation.exit(ExitStatus.runtimeFailure)
+            Foundation.exit(failure.exitStatus)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

@@ -51,7 +51,7 @@ struct PredicateCommand: ParsableCommand {
         do {
             predicate = try Predicates.NSPredicate(parsing: format)
         } catch {
-            Self.fail("invalid predicate: \(error.reason)", diagnostic: error.caretDiagnostic)
+            Self.fail("invalid predicate: \(error.reason)", diagnostic: error.caretDiagnostic, status: ExitStatus.usageError)
         }
         if evaluate == nil && !sql {
             print(TerminalSanitizer.sanitize(predicate.predicateFormat))
@@ -65,18 +65,19 @@ struct PredicateCommand: ParsableCommand {
                 let query = try PredicateSQLCompiler(model: storeModel).fetch(entityName: entity, predicate: predicate)
                 print(TerminalSanitizer.sanitize(query.debugDescription))
             } catch {
-                Self.fail(error.description, diagnostic: error.caretDiagnostic)
+                Self.fail(error.description, diagnostic: error.caretDiagnostic, status: ExitStatus.runtimeFailure)
             }
         }
     }
 
-    /// Writes a message and a caret diagnostic to stderr and exits with the runtime-failure status: the
-    /// multi-line diagnostic does not fit ``CommandFailure``'s one-line message.
-    private static func fail(_ message: String, diagnostic: String) -> Never {
+    /// Writes a message and a caret diagnostic to stderr and exits with `status` (usage for a format that does not
+    /// parse, runtime for one the store's model rejects): the multi-line diagnostic does not fit ``CommandFailure``'s
+    /// one-line message.
+    private static func fail(_ message: String, diagnostic: String, status: Int32) -> Never {
         let text = "coredata: error: " + TerminalSanitizer.sanitize(message) + "\n"
             + TerminalSanitizer.sanitize(diagnostic, layout: .multiLine) + "\n"
         FileHandle.standardError.write(Data(text.utf8))
-        Foundation.exit(ExitStatus.runtimeFailure)
+        Foundation.exit(status)
     }
 
     private static func evaluate(_ predicate: Predicates.NSPredicate, json: String) throws -> Bool {

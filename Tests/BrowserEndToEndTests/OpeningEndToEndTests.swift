@@ -67,12 +67,21 @@ struct OpeningEndToEndTests {
         #expect(try Data(contentsOf: sample) == before, "browsing read-only never writes the committed sample")
     }
 
+    @Test func aDirectoryHoldingOneStoreOpensThatStore() throws {
+        let pane = try BrowserPane()
+        let store = try pane.copySample("Recipes")
+        try pane.launch([(store as NSString).deletingLastPathComponent])
+        try pane.waitFor("Recipes.sqlite › Chef │ row 1 of 25 │ read-only")
+        try pane.press("q")
+        #expect(try pane.exitStatus() == 0)
+    }
+
     @Test func aBadPredicateFailsBeforeTheScreenChanges() throws {
         let pane = try BrowserPane()
         let store = try pane.copySample("Recipes")
         try pane.launch([store, "--entity", "Recipe", "--predicate", "minutes >"])
         try pane.waitFor("^ expected an expression")
-        #expect(try pane.exitStatus() == 1)
+        #expect(try pane.exitStatus() == 2, "a malformed predicate is a usage error")
         #expect(try pane.tmux.paneVariable("alternate_on") == "0")
     }
 

@@ -36,9 +36,9 @@ struct PredicateCommandTests {
         #expect(result.standardOutput == expected + "\n")
     }
 
-    @Test func syntaxErrorsShowACaretAndExitWithOne() throws {
+    @Test func syntaxErrorsShowACaretAndExitWithTwo() throws {
         let result = try CommandRunner.run(["predicate", "name == \"Ann\" AND"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError == """
             coredata: error: invalid predicate: expected an expression, found end of input
@@ -50,7 +50,7 @@ struct PredicateCommandTests {
 
     @Test func caretLinesUpAfterWideAndControlCharacters() throws {
         let result = try CommandRunner.run(["predicate", "name == \"日本\u{1B}\" ANDD x"])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(!result.standardError.contains("\u{1B}"), "escape characters never reach the terminal")
         #expect(lines.count == 4)

@@ -20,6 +20,8 @@ struct BrowserChangeSummaryTests {
         try browser.press(.enter)
         try browser.selectField("chef")
         try browser.press(.character("e"))
+        // The picker opens on the current chef; g goes to the top.
+        try browser.press(.character("g"))
         for _ in 1..<target { try browser.press(.character("j")) }
         try browser.press(.enter)
         try browser.press(.character("a"))

@@ -81,14 +81,32 @@ struct BrowserLayoutTests {
         #expect(status.contains("│ 1 pending │ EDIT"))
     }
 
-    @Test("While the count is still running the status line says ≥ rows loaded so far")
+    @Test("While the count of a filtered table is still running the status line says ≥ rows loaded so far")
     func countingShowsAtLeast() throws {
         let browser = try BrowserHarness(sample: "Library")
-        // Item has exactly one full batch: until the background count arrives the end is unknown.
+        // Every Item has a title: exactly one full batch, and until the background count arrives the end is unknown.
         try browser.press(.tab, .character("j"), .enter)
+        try browser.type("/title != nil\n")
         #expect(browser.statusLine.contains("row 1 of ≥100"))
         try browser.settle()
         #expect(browser.statusLine.contains("row 1 of 100"))
+    }
+
+    @Test("An unfiltered table takes its entity's count from the entity list at once: never ≥100 beside a list saying 200")
+    func unfilteredTableTakesTheEntityCount() throws {
+        let browser = try BrowserHarness(sample: "Library")
+        let items = try StoreFile.integer(browser.storePath, "SELECT COUNT(*) FROM ZITEM")
+        try browser.press(.tab, .character("j"), .enter)
+        #expect(browser.text.contains("Item"))
+        // (The table's own count may still be running: " (counting)" can follow the number.)
+        #expect(browser.statusLine.contains("row 1 of \(items)") && !browser.statusLine.contains("≥"), "\(browser.statusLine)")
+        // A filter makes the count unknown again until the table's own count arrives.
+        try browser.type("/title != nil\n")
+        #expect(browser.statusLine.contains("row 1 of ≥"))
+        // Clearing it takes the entity count again, without waiting.
+        try browser.type("/\u{15}\n")
+        // (The table's own count may still be running: " (counting)" can follow the number.)
+        #expect(browser.statusLine.contains("row 1 of \(items)") && !browser.statusLine.contains("≥"), "\(browser.statusLine)")
     }
 
     @Test("The read-only mode is shown by default")

@@ -123,6 +123,8 @@ struct BrowserObjectLifecycleTests {
 
         try browser.press(.character("e"))
         let target = oldChef == 5 ? 6 : 5
+        // The picker opens on the current chef; g goes to the top.
+        try browser.press(.character("g"))
         for _ in 1..<target { try browser.press(.character("j")) }
         try browser.press(.enter)
         #expect(browser.messageLine.contains("chef: picked Chef p\(target)"))

@@ -11,7 +11,7 @@ struct TerminalSanitizerInvisibleTests {
         ("ad\u{2060}min", "ad<U+2060>min"),             // word joiner
         ("a\u{2062}b", "a<U+2062>b"),                   // invisible times
         ("soft\u{AD}hyphen", "soft<U+00AD>hyphen"),
-        ("line\u{2028}sep\u{2029}", "line<U+2028>sep<U+2029>"),
+        ("line\u{2028}sep\u{2029}", "line␤sep¶"),      // shown as line breaks, as a newline shows as ␊
         ("ad\u{200D}min", "ad<U+200D>min"),             // a joiner inside ASCII text hides
         ("ad\u{200C}min", "ad<U+200C>min"),
         ("\u{200D}👩", "<U+200D>👩"),                    // nothing to join on the left

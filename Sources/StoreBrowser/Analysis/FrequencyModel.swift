@@ -50,7 +50,7 @@ struct FrequencyModel {
             rows[nullIndex].count = try context.performAndWait { try context.count(for: nullRequest) }
             rows[nullIndex].text = "(nil)"
         }
-        rows.sort { $0.count != $1.count ? $0.count > $1.count : $0.text < $1.text }
+        rows.sort { $0.count != $1.count ? $0.count > $1.count : Self.valueOrders($0, before: $1) }
         self.rows = Array(rows.prefix(limit))
         self.total = rows.reduce(0) { $0 + $1.count }
     }
@@ -64,15 +64,45 @@ struct FrequencyModel {
         return Predicates.NSPredicate(format: "%K == %@", argumentArray: [key, value])
     }
 
-    /// `value  count  share  bar` lines.
+    /// `value  count  share  bar` lines. Bars are scaled to the largest group, so that the most frequent value fills
+    /// the bar whatever its share of the total.
     func lines(width: Int) -> [String] {
-        let countWidth = String(rows.first?.count ?? 0).count
+        let largest = rows.map(\.count).max() ?? 0
+        let countWidth = String(largest).count
         return rows.map { row in
             let share = total == 0 ? 0 : Double(row.count) / Double(total)
             let percent = String(format: "%5.1f%%", share * 100)
-            let bar = String(repeating: "■", count: Int((share * 20).rounded()))
+            let scale = largest == 0 ? 0 : Double(row.count) / Double(largest)
+            let bar = String(repeating: "■", count: Int((scale * 20).rounded()))
             let count = String(repeating: " ", count: max(0, countWidth - String(row.count).count)) + String(row.count)
             return "\(count)  \(percent)  \(bar.padding(toLength: 20, withPad: " ", startingAt: 0))  \(row.text)"
+        }
+    }
+
+    /// The order of groups of equal size: numbers by value (40 before 200), dates by time, anything else by its
+    /// text; the nil group last.
+    private static func valueOrders(_ first: Row, before second: Row) -> Bool {
+        switch (first.value, second.value) {
+        case (nil, nil): return false
+        case (nil, _): return false
+        case (_, nil): return true
+        case let (a as Date, b as Date): return a < b
+        default:
+            if let a = number(first.value), let b = number(second.value) { return a < b }
+            return first.text < second.text
+        }
+    }
+
+    private static func number(_ value: Any?) -> Double? {
+        switch value {
+        case let number as Int: Double(number)
+        case let number as Int64: Double(number)
+        case let number as Int32: Double(number)
+        case let number as Int16: Double(number)
+        case let number as Double: number
+        case let number as Float: Double(number)
+        case let number as Decimal: NSDecimalNumber(decimal: number).doubleValue
+        default: nil
         }
     }
 

@@ -40,6 +40,8 @@ struct Confirmation {
         case discardAndQuit
         case writeAndQuit
         case deleteSelected
+        /// Export in this format to this path, replacing the file there.
+        case overwriteExport(ExportJob.Format, String)
         case cancel
     }
 

@@ -59,10 +59,26 @@ extension StoreBrowserApp {
     /// Opens the destination entity's table as a picker: Enter there sets (to-one) or toggles (to-many) the object.
     private func beginPicking(for detail: DetailModel, key: String) throws {
         guard let destination = detail.entity.relationshipsByName[key]?.destinationEntity else { return }
+        // A to-one's current destination (a to-many has several, and Enter toggles one, so it starts at the top).
+        let field = detail.fields.first { $0.key == key }
+        let current = field.flatMap { field -> NSManagedObjectID? in
+            if case .toOne = field.kind { return field.destinations.first }
+            return nil
+        }
         try push(TableQuery(entity: destination))
         location.isPicker = true
-        show("Enter picks \(destination.name) for \(key); Esc cancels")
+        var note = ""
+        if let current {
+            // The current value is selected, so Enter keeps it and j/k move from it. Found by reading batches from
+            // the top: a bounded search, so a value deep in a huge table is named rather than waited for.
+            let found = session.perform { table.reselect(current, near: 0, radius: Self.pickerSearchBatches) }
+            if !found { note = " (the current \(ObjectLabel.short(current)) is not among the first rows)" }
+        }
+        show("Enter picks \(destination.name) for \(key); Esc cancels" + note)
     }
+
+    /// How many batches past the first the picker reads to find the current value.
+    static let pickerSearchBatches = 20
 
     func clearField() throws {
         guard let detail = location.detail else { return }
@@ -225,6 +241,8 @@ extension StoreBrowserApp {
             case .writeAndQuit: if write() { return .quit }
             case .discardAndQuit: return .quit
             case .deleteSelected: deleteSelected()
+            case .overwriteExport(let format, let path):
+                do { try startExport(format, to: path) } catch { show(error: error) }
             case .cancel: show("cancelled")
             }
         }

@@ -11,6 +11,20 @@ extension StoreBrowserApp {
         }
         guard exportJob == nil else { throw StoreAccessError("an export is already running; Esc cancels it") }
         let path = (parts[1] as NSString).expandingTildeInPath
+        // An existing file is replaced only once the user says so.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            overlay = .confirm(Confirmation(
+                title: "Overwrite \(path)?",
+                lines: ["\(path) exists; the export would replace it."],
+                options: [("y", "overwrite", .overwriteExport(format, path)), ("n", "keep it (or Esc)", .cancel)]))
+            return
+        }
+        try startExport(format, to: path)
+    }
+
+    /// Starts streaming the current table to `path`.
+    func startExport(_ format: ExportJob.Format, to path: String) throws {
         exportJob = try session.perform {
             try ExportJob(table: table, format: format, path: path, context: session.context)
         }

@@ -74,8 +74,9 @@ extension StoreBrowserApp {
         if let detail = location.detail {
             parts.append("field \(detail.selection + 1) of \(detail.fields.count)")
         } else {
-            let total = table.knownCount.map { NumberText.grouped($0) } ?? "≥" + NumberText.grouped(table.loadedEnd)
-            let row = table.knownCount == 0 ? 0 : table.selection + 1
+            let count = table.knownCount ?? entityCountOfUnfilteredTable
+            let total = count.map { NumberText.grouped($0) } ?? "≥" + NumberText.grouped(table.loadedEnd)
+            let row = count == 0 ? 0 : table.selection + 1
             parts.append("row \(NumberText.grouped(row)) of \(total)" + (session.counter.isBusy ? " (counting)" : ""))
         }
         let pending = session.pendingChangeCount
@@ -88,6 +89,16 @@ extension StoreBrowserApp {
             parts.append("\(NumberText.grouped(rows)) row\(rows == 1 ? "" : "s") in " + String(format: "%.1f ms", counts.lastFetchDuration * 1000))
         }
         return " " + parts.joined(separator: " │ ")
+    }
+
+    /// An unfiltered table holds every object of its entity, as many as the entity list shows: until its own count
+    /// arrives the status line says that number rather than "≥100" beside a list that says 200. Only a current
+    /// entity count is used (none while a recount after a write runs, or once the store changed on disk); the
+    /// table itself still waits for its own count, so a stale number can never hide or invent rows.
+    private var entityCountOfUnfilteredTable: Int? {
+        guard table.query.predicate == nil, session.entityCountTicket == nil, !storeChangedOutside,
+              let count = session.entityCounts[table.query.entity.name] else { return nil }
+        return count + table.pendingInserts.count
     }
 
     private func drawMessageLine(into screen: inout Screen) {

@@ -7,10 +7,14 @@ public struct StoreAccessError: Error, CustomStringConvertible, Equatable {
     /// The store can be read but must not be written (it records persistent history, for example): a browser
     /// asked to edit it opens it read-only instead and says why.
     public var refusesWriting: Bool
+    /// The user typed something malformed (a predicate that does not parse), not a problem with the store: the
+    /// command line reports it as a usage error.
+    public var isUsageError: Bool
 
-    public init(_ message: String, refusesWriting: Bool = false) {
+    public init(_ message: String, refusesWriting: Bool = false, isUsageError: Bool = false) {
         self.message = TerminalSanitizer.sanitize(message, layout: .multiLine)
         self.refusesWriting = refusesWriting
+        self.isUsageError = isUsageError
     }
 
     public var description: String { message }

@@ -14,7 +14,8 @@ public struct StoreSession {
     /// Set when opening rolled back an interrupted save's journal: one line for the user (stderr, message line).
     public let recoveryNote: String?
 
-    public init(storePath: String, modelPath: String?, readOnly: Bool = true) throws {
+    public init(storePath givenPath: String, modelPath: String?, readOnly: Bool = true) throws {
+        let storePath = try SourceKind.storeFile(at: givenPath)
         let url = URL(fileURLWithPath: storePath)
         guard try SourceKind.detect(url) == .store else {
             throw StoreAccessError("\(storePath) is a model, not a store; commands that read objects need a .sqlite store")
@@ -92,7 +93,7 @@ public struct StoreSession {
         do {
             return try Predicates.NSPredicate(parsing: format)
         } catch {
-            throw StoreAccessError("invalid predicate: \(error.reason)\n" + error.caretDiagnostic)
+            throw StoreAccessError("invalid predicate: \(error.reason)\n" + error.caretDiagnostic, isUsageError: true)
         }
     }
 

@@ -58,7 +58,18 @@ struct BrowseCommand: ParsableCommand {
         if global.sqlDebug ?? 0 > 0, isatty(STDERR_FILENO) == 1 {
             throw CommandFailure("--sql-debug writes to standard error, which is this terminal: redirect it (2>sql.log)")
         }
-        let storePath = try store ?? Self.defaultSampleStore()
+        do {
+            // A malformed --predicate is a usage error, reported before the store is opened or the screen changes.
+            _ = try StoreSession.predicate(predicate)
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+        let storePath: String
+        do {
+            storePath = try SourceKind.storeFile(at: store ?? Self.defaultSampleStore())
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
         let environment = ProcessInfo.processInfo.environment
         let stateDirectory = BrowserOptions.defaultStateDirectory(environment: environment)
         if let stateDirectory {

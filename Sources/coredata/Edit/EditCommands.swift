@@ -81,6 +81,8 @@ struct SetCommand: ParsableCommand {
         global.apply()
         try EditRunner.run {
             let assignments = try ValueParsing.assignments(values)
+            // A malformed predicate is refused before the store is opened for writing.
+            _ = try StoreSession.predicate(predicate)
             let agreed = try ChangeConfirmation.confirmBeforeWriting(store: store, model: model, entity: entity, predicate: predicate,
                                                                      "change", yes: yes)
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
@@ -123,6 +125,8 @@ struct DeleteCommand: ParsableCommand {
     func run() throws {
         global.apply()
         try EditRunner.run {
+            // A malformed predicate is refused before the store is opened for writing.
+            _ = try StoreSession.predicate(predicate)
             let agreed = try ChangeConfirmation.confirmBeforeWriting(store: store, model: model, entity: entity, predicate: predicate,
                                                                      "delete", yes: yes)
             let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)

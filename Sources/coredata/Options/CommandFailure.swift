@@ -1,19 +1,24 @@
 import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
+import StoreBrowser
 import TerminalText
 
-/// A runtime failure of a command, with the one-line message printed to stderr (exit status 1).
+/// A failure of a command, with the message printed to stderr: exit status 1 for a runtime failure, 2 when the
+/// user's input was malformed (a predicate that does not parse).
 struct CommandFailure: Error {
     var message: String
+    var exitStatus: Int32
 
-    init(_ message: String) {
+    init(_ message: String, exitStatus: Int32 = ExitStatus.runtimeFailure) {
         self.message = TerminalSanitizer.sanitize(message, layout: .multiLine)
+        self.exitStatus = exitStatus
     }
 
     /// Wraps any library error in a failure whose message names what was wrong and where.
     init(wrapping error: any Error) {
-        self.init(Self.describe(error))
+        let usage = (error as? StoreAccessError)?.isUsageError == true || (error as? CommandFailure)?.exitStatus == ExitStatus.usageError
+        self.init(Self.describe(error), exitStatus: usage ? ExitStatus.usageError : ExitStatus.runtimeFailure)
     }
 
     static func describe(_ error: any Error) -> String {

@@ -5,9 +5,10 @@ import StoreBrowser
 
 /// Builds a `SchemaReport` from a model file or a store.
 enum SchemaReportBuilder {
-    static func build(sourcePath: String, modelPath: String?) throws -> SchemaReport {
-        let url = URL(fileURLWithPath: sourcePath)
+    static func build(sourcePath givenPath: String, modelPath: String?) throws -> SchemaReport {
         do {
+            let sourcePath = try SourceKind.storeFile(at: givenPath)
+            let url = URL(fileURLWithPath: sourcePath)
             if try SourceKind.detect(url) == .store {
                 return try storeReport(url: url, modelPath: modelPath)
             }
