@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import Predicates
+import StoreAccess
 import TerminalUI
 
 /// The store browser as a `TerminalApp`: an entity list, a batched object table, a detail pane on a child context,

@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import PropertyListCoding
+import StoreAccess
 import UndoManagement
 
 /// One row of the detail pane: a property of the object, its value as lines, and whether it is edited.

@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import Predicates
+import StoreAccess
 import UndoManagement
 
 /// The store a browser works on: the opened store with its main context (where the user's edits wait until they

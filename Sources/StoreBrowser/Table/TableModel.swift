@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataObjectGraph
 import Predicates
+import StoreAccess
 import TerminalText
 
 /// The scrolling object table of one query: a batch-faulting array underneath (only the batches on screen are

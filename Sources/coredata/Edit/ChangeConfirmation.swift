@@ -1,6 +1,6 @@
 import Foundation
 import CoreDataObjectGraph
-import StoreBrowser
+import StoreAccess
 
 /// Asks before a command changes more than one object, unless `--yes` was given. Without a terminal to ask on,
 /// it refuses and says to pass `--yes`.

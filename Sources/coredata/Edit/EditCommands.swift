@@ -3,7 +3,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
-import StoreBrowser
+import StoreAccess
 import KeyValueCoding
 
 /// `coredata create STORE --model M`: an empty store for a model, as Apple's Core Data creates one.

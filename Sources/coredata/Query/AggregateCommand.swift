@@ -2,7 +2,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
-import StoreBrowser
+import StoreAccess
 import Predicates
 
 /// `coredata aggregate STORE ENTITY [PREDICATE] --group-by KEY --count --min K …`: dictionary results with

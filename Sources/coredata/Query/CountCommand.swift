@@ -1,6 +1,6 @@
-import StoreBrowser
 import ArgumentParser
 import CoreDataObjectGraph
+import StoreAccess
 
 /// `coredata count STORE ENTITY [PREDICATE]`: the number of matching objects, counted by the store.
 struct CountCommand: ParsableCommand {

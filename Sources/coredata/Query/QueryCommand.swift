@@ -2,7 +2,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
-import StoreBrowser
+import StoreAccess
 import KeyValueCoding
 
 /// `coredata query STORE ENTITY [PREDICATE]`: fetch objects and print their values, streaming in batches.

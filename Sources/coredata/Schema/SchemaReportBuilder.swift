@@ -1,7 +1,7 @@
 import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
-import StoreBrowser
+import StoreAccess
 
 /// Builds a `SchemaReport` from a model file or a store.
 enum SchemaReportBuilder {
