@@ -11,11 +11,6 @@ struct CommandFailure: Error {
         self.message = TerminalSanitizer.sanitize(message, layout: .multiLine)
     }
 
-    /// Wraps any library error in a failure whose message names what was wrong and where.
-    init(wrapping error: any Error) {
-        self.init(Self.describe(error))
-    }
-
     static func describe(_ error: any Error) -> String {
         switch error {
         case let failure as CommandFailure: return failure.message

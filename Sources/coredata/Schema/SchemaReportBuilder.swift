@@ -7,20 +7,14 @@ import StoreAccess
 enum SchemaReportBuilder {
     static func build(sourcePath: String, modelPath: String?) throws -> SchemaReport {
         let url = URL(fileURLWithPath: sourcePath)
-        do {
-            if try SourceKind.detect(url) == .store {
-                return try storeReport(url: url, modelPath: modelPath)
-            }
-            if modelPath != nil {
-                throw CommandFailure("--model applies to stores only; \(sourcePath) is a model")
-            }
-            let versions = try ModelLoader.loadVersions(at: url)
-            return modelReport(path: sourcePath, model: versions.currentModel, versionName: versions.currentVersionName)
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure(wrapping: error)
+        if try SourceKind.detect(url) == .store {
+            return try storeReport(url: url, modelPath: modelPath)
         }
+        if modelPath != nil {
+            throw CommandFailure("--model applies to stores only; \(sourcePath) is a model")
+        }
+        let versions = try ModelLoader.loadVersions(at: url)
+        return modelReport(path: sourcePath, model: versions.currentModel, versionName: versions.currentVersionName)
     }
 
     static func modelReport(path: String, model: NSManagedObjectModel, versionName: String?) -> SchemaReport {
