@@ -49,7 +49,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "CoreDataSQLiteFormat",
-            dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "Predicates", "CZlib"],
+            dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "Predicates", "TerminalText", "CZlib"],
             swiftSettings: strictSettings),
 
         .target(
@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport", "PropertyListCoding"], swiftSettings: strictSettings),
-        .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataModel", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataModel", "CoreDataTestSupport", "Predicates", "SQLiteDatabase",
+                                                                  "TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase",
