@@ -1,11 +1,11 @@
 import Foundation
 
 /// Whether a path is a store or a model, by what it is rather than only by its name.
-public enum SourceKind: Equatable {
+package enum SourceKind: Equatable {
     case store, model
 
     /// What `url` holds; throws when it is missing or unreadable.
-    public static func detect(_ url: URL) throws -> SourceKind {
+    package static func detect(_ url: URL) throws -> SourceKind {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw StoreAccessError("\(url.path): no such file or directory")

@@ -11,19 +11,19 @@ import TerminalUI
 ///
 /// It runs on one thread; every context call goes through `BrowserSession.perform` or the detail pane's child.
 public final class StoreBrowserApp: TerminalApp {
-    public enum Focus: Equatable, Sendable {
+    package enum Focus: Equatable, Sendable {
         case entities, table
     }
 
-    public let session: BrowserSession
-    public let keyMap: KeyMap
-    public var theme: Theme
+    package let session: BrowserSession
+    package let keyMap: KeyMap
+    package var theme: Theme
     let editor: any LineEditor
     let savedPredicates: SavedPredicates
 
-    public internal(set) var focus: Focus = .table
+    package internal(set) var focus: Focus = .table
     /// The row selected in the entity list.
-    public internal(set) var entitySelection = 0
+    package internal(set) var entitySelection = 0
     var entityTop = 0
     var location: BrowserLocation
     var backStack: [BrowserLocation] = []
@@ -31,10 +31,10 @@ public final class StoreBrowserApp: TerminalApp {
     var overlay: BrowserOverlay?
     var prompt: PromptPurpose?
     /// The message line: the last result or error.
-    public internal(set) var message: String?
-    public internal(set) var messageIsError = false
+    package internal(set) var message: String?
+    package internal(set) var messageIsError = false
     /// Another connection committed to the store since the last fetch.
-    public internal(set) var storeChangedOutside = false
+    package internal(set) var storeChangedOutside = false
     var size = Size(columns: 80, rows: 24)
     /// The export in progress, advanced on every tick.
     var exportJob: ExportJob?
@@ -74,9 +74,9 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     /// The table on screen.
-    public var table: TableModel { location.table }
+    package var table: TableModel { location.table }
     /// The detail pane's object, when open.
-    public var detail: DetailModel? { location.detail }
+    package var detail: DetailModel? { location.detail }
 
     // MARK: TerminalApp
 
@@ -118,7 +118,7 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     /// Runs a command; the key map's entry point.
-    public func perform(_ command: BrowserCommand) -> TerminalAction {
+    package func perform(_ command: BrowserCommand) -> TerminalAction {
         clearMessage()
         do {
             return try execute(command)
