@@ -49,7 +49,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "CoreDataSQLiteFormat",
-            dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "Predicates", "CZlib"],
+            dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "Predicates", "TerminalText", "CZlib"],
             swiftSettings: strictSettings),
 
         .target(
@@ -64,21 +64,27 @@ let package = Package(
             dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "KeyValueCoding", "UndoManagement"],
             swiftSettings: strictSettings),
 
+        // MARK: Opening a store for the commands and the browser alike, UI-free: `StoreSession`, its errors, and the
+        // text forms of values (typed `KEY=VALUE`, printed cells).
+        .target(
+            name: "StoreAccess",
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "TerminalText"],
+            swiftSettings: strictSettings),
+
         // MARK: The browser's logic, UI-free: sessions, table models, key map -> actions, drawn into `Screen`s.
         .target(
             name: "StoreBrowser",
-            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "SQLiteDatabase",
-                           "TerminalUI", "TerminalText", "UndoManagement"],
+            dependencies: ["StoreAccess", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates",
+                           "PropertyListCoding", "SQLiteDatabase", "TerminalUI", "TerminalText", "UndoManagement"],
             swiftSettings: strictSettings),
 
-        // MARK: The command-line tool.
+        // MARK: The command-line tool. In-repo targets name every module they import (checked by PackageRulesTests);
+        // the umbrella is for code outside the package.
         .executableTarget(
             name: "coredata",
             dependencies: [
-                "OpenCoreData",
-                "StoreBrowser",
-                "TerminalUI",
-                "TerminalText",
+                "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "KeyValueCoding", "Predicates", "SQLiteDatabase",
+                "StoreAccess", "StoreBrowser", "TerminalUI", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -102,18 +108,23 @@ let package = Package(
         .testTarget(name: "PropertyListCodingTests", dependencies: ["PropertyListCoding", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "KeyValueCodingTests", dependencies: ["KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "KeyValueCoding"], swiftSettings: strictSettings),
-        .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataTestSupport", "Predicates", "SQLiteDatabase"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport", "PropertyListCoding"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataModel", "CoreDataTestSupport", "Predicates", "SQLiteDatabase",
+                                                                  "TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
-        .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataTestSupport", "SQLiteDatabase", "Predicates", "UndoManagement"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase",
+                                                                 "Predicates", "UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
-        .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "TerminalUI", "CoreDataTestSupport", "OpenCoreData", "SQLiteDatabase"],
+        .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "StoreAccess", "TerminalUI", "TerminalText", "CoreDataObjectGraph",
+                                                          "CoreDataTestSupport", "SQLiteDatabase"],
                     swiftSettings: strictSettings),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CoreDataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CNCurses", "CoreDataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "CoreDataTestSupport"], exclude: ["Seeds"],
                     swiftSettings: strictSettings),
+        // Package.swift against the sources: declared dependencies versus imports, unsafe code only in its rooms.
+        .testTarget(name: "PackageRulesTests", swiftSettings: strictSettings),
         // The real `coredata` binary driven through tmux (send-keys, capture-pane): needs `swift build` first.
         .testTarget(name: "BrowserEndToEndTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase"], swiftSettings: strictSettings),
     ],

@@ -67,12 +67,12 @@ extension Connection {
         name: String, argumentCount: Int = -1, deterministic: Bool = false,
         body: @escaping (FunctionCall) throws -> SQLiteValue
     ) throws(SQLiteError) {
-        let box = Unmanaged.passRetained(RawFunctionBox(body: body)).toOpaque()
+        let box = CallbackContext.retained(RawFunctionBox(body: body))
         let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
         let code = sqlite3_create_function_v2(
             handle, name, Int32(clamping: argumentCount), flags, box,
             { context, count, arguments in
-                let box = Unmanaged<RawFunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+                let box = CallbackContext.object(at: sqlite3_user_data(context), as: RawFunctionBox.self)
                 do {
                     let call = FunctionCall(context: context, argumentCount: count, arguments: arguments)
                     Connection.setResult(try box.body(call), of: context)
@@ -85,7 +85,7 @@ extension Connection {
             },
             nil, nil,
             { box in
-                if let box { Unmanaged<RawFunctionBox>.fromOpaque(box).release() }
+                if let box { CallbackContext.release(box, as: RawFunctionBox.self) }
             })
         guard code == SQLITE_OK else {
             throw SQLiteError(
@@ -111,11 +111,11 @@ extension Connection {
     public func createCollation(
         name: String, compare: @escaping (String, String) -> ComparisonResult
     ) throws(SQLiteError) {
-        let box = Unmanaged.passRetained(CollationBox(compare: compare))
+        let box = CallbackContext.retained(CollationBox(compare: compare))
         let code = sqlite3_create_collation_v2(
-            handle, name, SQLITE_UTF8, box.toOpaque(),
+            handle, name, SQLITE_UTF8, box,
             { box, leftCount, left, rightCount, right in
-                let collation = Unmanaged<CollationBox>.fromOpaque(box!).takeUnretainedValue()
+                let collation = CallbackContext.object(at: box!, as: CollationBox.self)
                 let leftText = String(
                     decoding: UnsafeRawBufferPointer(start: left, count: Int(leftCount)), as: UTF8.self)
                 let rightText = String(
@@ -127,11 +127,11 @@ extension Connection {
                 }
             },
             { box in
-                if let box { Unmanaged<CollationBox>.fromOpaque(box).release() }
+                if let box { CallbackContext.release(box, as: CollationBox.self) }
             })
         guard code == SQLITE_OK else {
             // Unlike functions, SQLite does not call the destroy callback when registering a collation fails.
-            box.release()
+            CallbackContext.release(box, as: CollationBox.self)
             throw SQLiteError(
                 resultCode: code, message: "cannot create collation \(name): "
                     + String(cString: sqlite3_errmsg(handle)), path: path)

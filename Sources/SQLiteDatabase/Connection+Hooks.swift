@@ -53,7 +53,7 @@ extension Connection {
             handle, options.rawValue,
             { kind, context, statementPointer, detail in
                 guard let context, let statementPointer else { return 0 }
-                let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
+                let box = CallbackContext.object(at: context, as: TraceBox.self)
                 let statement = OpaquePointer(statementPointer)
                 switch Int32(kind) {
                 case SQLITE_TRACE_STMT:
@@ -73,7 +73,7 @@ extension Connection {
                 }
                 return 0
             },
-            Unmanaged.passUnretained(box).toOpaque())
+            CallbackContext.borrowed(box))
         // The connection owns the box; SQLite only borrows it. The previous box is released only now that SQLite
         // no longer points to it.
         traceBox = box
@@ -96,10 +96,10 @@ extension Connection {
             handle, Int32(clamping: max(1, instructionCount)),
             { context in
                 guard let context else { return 0 }
-                let box = Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue()
+                let box = CallbackContext.object(at: context, as: ProgressBox.self)
                 return box.shouldContinue() ? 0 : 1
             },
-            Unmanaged.passUnretained(box).toOpaque())
+            CallbackContext.borrowed(box))
         progressBox = box
     }
 }

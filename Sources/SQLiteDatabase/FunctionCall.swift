@@ -60,15 +60,15 @@ public struct FunctionCall {
     /// operand once per statement: a compiled pattern, a folded string.
     public func auxiliaryData<T: AnyObject>(at index: Int, as type: T.Type) -> T? {
         guard let pointer = sqlite3_get_auxdata(context, Int32(index)) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
+        return CallbackContext.object(at: pointer, as: AnyObject.self) as? T
     }
 
     /// Stores `object` with argument `index` for later calls in the same statement (see
     /// ``auxiliaryData(at:as:)``); SQLite releases it when the statement no longer needs it.
     public func setAuxiliaryData(_ object: AnyObject, at index: Int) {
-        let retained = Unmanaged<AnyObject>.passRetained(object).toOpaque()
+        let retained = CallbackContext.retained(object)
         sqlite3_set_auxdata(context, Int32(index), retained) { pointer in
-            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+            if let pointer { CallbackContext.release(pointer, as: AnyObject.self) }
         }
     }
 }

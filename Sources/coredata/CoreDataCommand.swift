@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreAccess
 
 /// `coredata`: browse, query and fix Core Data stores in a terminal.
 ///
@@ -20,22 +21,33 @@ struct CoreDataCommand: ParsableCommand {
             try RegularExpressionEnvironment.apply()
             var command = try parseAsRoot()
             try command.run()
-        } catch let failure as CommandFailure {
+        } catch {
+            exit(reporting: error)
+        }
+    }
+
+    /// The one place an error leaves the tool, so commands just throw: a runtime failure (a ``CommandFailure`` or
+    /// any library error thrown by `run()`) is one `coredata: error: …` line and status 1; a usage error is
+    /// ArgumentParser's message and status 2; `--help` and `--version` print and exit 0.
+    static func exit(reporting error: any Error) -> Never {
+        if exitCode(for: error) == .success {
+            print(fullMessage(for: error))
+            Foundation.exit(0)
+        }
+        if let failure = error as? CommandFailure {
             FileHandle.standardError.write(Data("coredata: error: \(failure.message)\n".utf8))
             Foundation.exit(failure.exitStatus)
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
-            }
-            if isRuntimeError(error) {
-                FileHandle.standardError.write(Data("coredata: error: \(CommandFailure.describe(error))\n".utf8))
-                Foundation.exit(ExitStatus.runtimeFailure)
-            }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+        }
+        if let access = error as? StoreAccessError, access.isUsageError {
+            FileHandle.standardError.write(Data("coredata: error: \(access.message)\n".utf8))
             Foundation.exit(ExitStatus.usageError)
         }
+        if isRuntimeError(error) {
+            FileHandle.standardError.write(Data("coredata: error: \(CommandFailure.describe(error))\n".utf8))
+            Foundation.exit(ExitStatus.runtimeFailure)
+        }
+        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+        Foundation.exit(ExitStatus.usageError)
     }
 
     /// Errors thrown by a command's `run()` (not by argument parsing) are runtime failures.

@@ -51,7 +51,7 @@ struct PredicateCommand: ParsableCommand {
         do {
             predicate = try Predicates.NSPredicate(parsing: format)
         } catch {
-            Self.fail("invalid predicate: \(error.reason)", diagnostic: error.caretDiagnostic, status: ExitStatus.usageError)
+            throw Self.failure("invalid predicate: \(error.reason)", diagnostic: error.caretDiagnostic, status: ExitStatus.usageError)
         }
         if evaluate == nil && !sql {
             print(TerminalSanitizer.sanitize(predicate.predicateFormat))
@@ -65,19 +65,16 @@ struct PredicateCommand: ParsableCommand {
                 let query = try PredicateSQLCompiler(model: storeModel).fetch(entityName: entity, predicate: predicate)
                 print(TerminalSanitizer.sanitize(query.debugDescription))
             } catch {
-                Self.fail(error.description, diagnostic: error.caretDiagnostic, status: ExitStatus.runtimeFailure)
+                throw Self.failure(error.description, diagnostic: error.caretDiagnostic, status: ExitStatus.runtimeFailure)
             }
         }
     }
 
-    /// Writes a message and a caret diagnostic to stderr and exits with `status` (usage for a format that does not
-    /// parse, runtime for one the store's model rejects): the multi-line diagnostic does not fit ``CommandFailure``'s
-    /// one-line message.
-    private static func fail(_ message: String, diagnostic: String, status: Int32) -> Never {
-        let text = "coredata: error: " + TerminalSanitizer.sanitize(message) + "\n"
-            + TerminalSanitizer.sanitize(diagnostic, layout: .multiLine) + "\n"
-        FileHandle.standardError.write(Data(text.utf8))
-        Foundation.exit(status)
+    /// A headline, then the format with a caret under the offending character on lines of their own, so the
+    /// `coredata: error: ` prefix never shifts the caret off its character. `status`: usage for a format that does
+    /// not parse, runtime for one the store's model rejects.
+    private static func failure(_ message: String, diagnostic: String, status: Int32) -> CommandFailure {
+        CommandFailure(TerminalSanitizer.sanitize(message) + "\n" + diagnostic, exitStatus: status)
     }
 
     private static func evaluate(_ predicate: Predicates.NSPredicate, json: String) throws -> Bool {
@@ -97,18 +94,14 @@ struct PredicateCommand: ParsableCommand {
     /// The store's model as `coredata schema` finds it: `--model` (the version matching the store's hashes),
     /// else the store's model cache, else inferred from its tables.
     private static func model(forStore path: String, modelPath: String?) throws -> NSManagedObjectModel {
-        do {
-            let store = try SQLiteStoreFile(path: path)
-            if let modelPath {
-                let versions = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
-                let hashes = store.metadata.versionHashes
-                return versions.versions.first { $0.model.entityVersionHashesByName == hashes }?.model
-                    ?? versions.currentModel
-            }
-            if let cached = try store.cachedModel() { return cached }
-            return try ModelInference(store: store).infer().model
-        } catch {
-            throw CommandFailure(wrapping: error)
+        let store = try SQLiteStoreFile(path: path)
+        if let modelPath {
+            let versions = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
+            let hashes = store.metadata.versionHashes
+            return versions.versions.first { $0.model.entityVersionHashesByName == hashes }?.model
+                ?? versions.currentModel
         }
+        if let cached = try store.cachedModel() { return cached }
+        return try ModelInference(store: store).infer().model
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
-import StoreBrowser
 
 /// `coredata schema STORE|MODEL`: entities with their hashes and row counts, attributes, relationships, and for a
 /// store its metadata and whether the model's hashes match it.

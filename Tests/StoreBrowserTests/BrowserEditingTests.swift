@@ -2,6 +2,7 @@ import CoreDataObjectGraph
 import CoreDataTestSupport
 import Foundation
 import SQLiteDatabase
+import StoreAccess
 import StoreBrowser
 import Testing
 import TerminalUI

@@ -1,4 +1,5 @@
 import Foundation
+import StoreAccess
 import StoreBrowser
 import Testing
 import TerminalUI

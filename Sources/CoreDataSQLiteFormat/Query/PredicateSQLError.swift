@@ -1,4 +1,5 @@
 import Foundation
+import TerminalText
 
 /// A predicate, expression or sort that cannot be compiled to SQL for a store, and why.
 ///
@@ -35,25 +36,14 @@ public struct PredicateSQLError: Error, Sendable, Hashable, CustomStringConverti
         return "cannot compile \(construct) '\(constructFormat)'\(location) of '\(predicateFormat)' to SQL: \(reason)"
     }
 
-    /// The predicate's format with a caret under the refused construct, then the reason, for a terminal.
+    /// The predicate's format with a caret under the refused construct, then the reason, for a terminal. The format
+    /// is shown and measured as the one terminal sanitiser (`TerminalText`) shows it, so invisible and wide
+    /// characters before the construct do not move the caret off it.
     public var caretDiagnostic: String {
-        guard let offset else { return predicateFormat + "\n" + description }
+        let shown = TerminalSanitizer.sanitize(predicateFormat)
+        guard let offset else { return shown + "\n" + description }
         let before = String(decoding: Array(predicateFormat.utf8)[..<offset], as: UTF8.self)
-        return predicateFormat + "\n" + String(repeating: " ", count: Self.columns(of: before))
+        return shown + "\n" + String(repeating: " ", count: DisplayWidth.of(TerminalSanitizer.sanitize(before)))
             + "^ cannot compile \(construct) to SQL: \(reason)"
-    }
-
-    /// Terminal columns: combining marks take none, emoji and East Asian wide characters two.
-    private static func columns(of text: String) -> Int {
-        text.reduce(0) { total, character in
-            guard let first = character.unicodeScalars.first else { return total }
-            if first.properties.generalCategory == .nonspacingMark { return total }
-            let value = first.value
-            let isWide = first.properties.isEmojiPresentation || (0x1100...0x115F).contains(value)
-                || (0x2E80...0xA4CF).contains(value) || (0xAC00...0xD7A3).contains(value)
-                || (0xF900...0xFAFF).contains(value) || (0xFF00...0xFF60).contains(value)
-                || (0xFFE0...0xFFE6).contains(value) || (0x20000...0x3FFFD).contains(value)
-            return total + (isWide ? 2 : 1)
-        }
     }
 }

@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
+import StoreAccess
 
 /// What writing the context would change, for the confirmation before `:w`: inserted objects with their values,
 /// updated ones with `old → new` per key, deleted ones.

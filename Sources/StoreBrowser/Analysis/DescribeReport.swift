@@ -3,6 +3,7 @@ import CoreDataSQLiteFormat
 import Foundation
 import Predicates
 import SQLiteDatabase
+import StoreAccess
 
 /// Per-attribute statistics over the whole filtered entity, computed by SQLite in one scan: how many objects have
 /// a value, how many are nil, how many distinct values there are, and the least and greatest.

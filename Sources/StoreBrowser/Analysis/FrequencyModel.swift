@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import Predicates
+import StoreAccess
 
 /// The frequency table of one column over the whole filtered entity, computed by the store with GROUP BY (never
 /// from the loaded rows): each distinct value, its count, and its share.

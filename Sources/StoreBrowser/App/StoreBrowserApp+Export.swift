@@ -1,4 +1,5 @@
 import Foundation
+import StoreAccess
 import TerminalUI
 
 extension StoreBrowserApp {

@@ -3,6 +3,7 @@ import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
 import Predicates
+import StoreAccess
 import TerminalUI
 
 extension StoreBrowserApp {

@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import Predicates
+import StoreAccess
 import TerminalText
 import TerminalUI
 

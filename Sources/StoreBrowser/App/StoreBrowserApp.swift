@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import Predicates
+import StoreAccess
 import TerminalUI
 
 /// The store browser as a `TerminalApp`: an entity list, a batched object table, a detail pane on a child context,
@@ -10,19 +11,19 @@ import TerminalUI
 ///
 /// It runs on one thread; every context call goes through `BrowserSession.perform` or the detail pane's child.
 public final class StoreBrowserApp: TerminalApp {
-    public enum Focus: Equatable, Sendable {
+    package enum Focus: Equatable, Sendable {
         case entities, table
     }
 
-    public let session: BrowserSession
-    public let keyMap: KeyMap
-    public var theme: Theme
+    package let session: BrowserSession
+    package let keyMap: KeyMap
+    package var theme: Theme
     let editor: any LineEditor
     let savedPredicates: SavedPredicates
 
-    public internal(set) var focus: Focus = .table
+    package internal(set) var focus: Focus = .table
     /// The row selected in the entity list.
-    public internal(set) var entitySelection = 0
+    package internal(set) var entitySelection = 0
     var entityTop = 0
     var location: BrowserLocation
     var backStack: [BrowserLocation] = []
@@ -32,10 +33,10 @@ public final class StoreBrowserApp: TerminalApp {
     /// The filter prompt opened on the current filter, not yet touched: a typed character replaces it.
     var prefillSelected = false
     /// The message line: the last result or error.
-    public internal(set) var message: String?
-    public internal(set) var messageIsError = false
+    package internal(set) var message: String?
+    package internal(set) var messageIsError = false
     /// Another connection committed to the store since the last fetch.
-    public internal(set) var storeChangedOutside = false
+    package internal(set) var storeChangedOutside = false
     var size = Size(columns: 80, rows: 24)
     /// The export in progress, advanced on every tick.
     var exportJob: ExportJob?
@@ -75,9 +76,9 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     /// The table on screen.
-    public var table: TableModel { location.table }
+    package var table: TableModel { location.table }
     /// The detail pane's object, when open.
-    public var detail: DetailModel? { location.detail }
+    package var detail: DetailModel? { location.detail }
 
     // MARK: TerminalApp
 
@@ -120,7 +121,7 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     /// Runs a command; the key map's entry point.
-    public func perform(_ command: BrowserCommand) -> TerminalAction {
+    package func perform(_ command: BrowserCommand) -> TerminalAction {
         clearMessage()
         do {
             return try execute(command)

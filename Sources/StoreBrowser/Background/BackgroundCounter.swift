@@ -12,9 +12,9 @@ import Synchronization
 ///
 /// The connection is confined to `queue`; the only cross-thread calls are `interrupt()` on its `Sendable` handle
 /// and the result mailbox behind a mutex.
-public final class BackgroundCounter: Sendable {
+package final class BackgroundCounter: Sendable {
     /// What a count request asks for.
-    public enum Job: Sendable {
+    package enum Job: Sendable {
         /// Rows of every entity, subentities included, keyed by entity name.
         case entityCounts
         /// Objects of `entity` matching `predicate` (nil for all).
@@ -22,7 +22,7 @@ public final class BackgroundCounter: Sendable {
     }
 
     /// The outcome of a job.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case entityCounts([String: Int])
         case count(Int)
         case cancelled
@@ -43,7 +43,7 @@ public final class BackgroundCounter: Sendable {
     private let state = Mutex(State())
 
     /// Opens a second, read-only connection on the store at `path`, for `model`.
-    public init(storePath path: String, model: NSManagedObjectModel) throws {
+    package init(storePath path: String, model: NSManagedObjectModel) throws {
         let file = try SQLiteStoreFile(path: path, mode: .readOnly)
         try PredicateSQLFunctions.register(on: file.connection)
         try DerivedAttributeFunctions.register(on: file.connection)
@@ -54,7 +54,7 @@ public final class BackgroundCounter: Sendable {
 
     /// Starts `job` and returns its ticket; its outcome arrives in `takeFinished()`.
     @discardableResult
-    public func start(_ job: Job) -> Int {
+    package func start(_ job: Job) -> Int {
         let (ticket, generation) = state.withLock { state -> (Int, Int) in
             state.nextTicket += 1
             state.running.insert(state.nextTicket)
@@ -74,10 +74,10 @@ public final class BackgroundCounter: Sendable {
     }
 
     /// Whether any job has not finished yet.
-    public var isBusy: Bool { state.withLock { !$0.running.isEmpty } }
+    package var isBusy: Bool { state.withLock { !$0.running.isEmpty } }
 
     /// The jobs finished since the last call, oldest first.
-    public func takeFinished() -> [(ticket: Int, job: Job, outcome: Outcome)] {
+    package func takeFinished() -> [(ticket: Int, job: Job, outcome: Outcome)] {
         state.withLock { state in
             defer { state.finished.removeAll() }
             return state.finished
@@ -85,19 +85,19 @@ public final class BackgroundCounter: Sendable {
     }
 
     /// Cancels every queued job and interrupts the one running now.
-    public func cancelAll() {
+    package func cancelAll() {
         state.withLock { $0.generation += 1 }
         interruptHandle.interrupt()
     }
 
     /// Waits until every job started so far has finished (tests and orderly shutdown).
-    public func waitUntilIdle() {
+    package func waitUntilIdle() {
         queue.sync {}
     }
 
     /// Runs a read-only query on the counter's connection and waits for its rows (after any count already
     /// queued). Analyses that scan the whole entity (describe) use it, so they never hold the browser's store.
-    public func rows(of query: SQLQuery) throws -> [[SQLiteValue]] {
+    package func rows(of query: SQLQuery) throws -> [[SQLiteValue]] {
         try queue.sync {
             try connection.file.connection.query(query.sql, arguments: query.bindings)
         }

@@ -2,28 +2,29 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import PropertyListCoding
+import StoreAccess
 import UndoManagement
 
 /// One row of the detail pane: a property of the object, its value as lines, and whether it is edited.
-public struct DetailField: Equatable {
-    public enum Kind: Equatable {
+package struct DetailField: Equatable {
+    package enum Kind: Equatable {
         case attribute(NSAttributeType)
         case toOne(destination: String)
         case toMany(destination: String, count: Int)
     }
 
-    public var key: String
-    public var kind: Kind
+    package var key: String
+    package var kind: Kind
     /// The value, one or more lines (long values are wrapped by the view).
-    public var value: String
+    package var value: String
     /// The value before the unsaved edit, when the field has one.
-    public var committedValue: String?
+    package var committedValue: String?
     /// The destination objects of a relationship (one for a to-one).
-    public var destinations: [NSManagedObjectID] = []
+    package var destinations: [NSManagedObjectID] = []
 
-    public var isPending: Bool { committedValue != nil }
+    package var isPending: Bool { committedValue != nil }
 
-    public var typeLabel: String {
+    package var typeLabel: String {
         switch kind {
         case .attribute(let type): type.xcodeName
         case .toOne(let destination): "→ " + destination
@@ -34,15 +35,15 @@ public struct DetailField: Equatable {
 
 /// The object shown in the detail pane, in a child context of the browser's context: edits wait there, `accept()`
 /// saves them into the parent (one undo group there), and dropping the model discards them.
-public final class DetailModel {
-    public let objectID: NSManagedObjectID
+package final class DetailModel {
+    package let objectID: NSManagedObjectID
     let child: NSManagedObjectContext
     let object: NSManagedObject
     /// Whether the object was inserted in this pane (accepting inserts it into the browser's context).
-    public let isNew: Bool
-    public private(set) var fields: [DetailField] = []
-    public var selection = 0
-    public var top = 0
+    package let isNew: Bool
+    package private(set) var fields: [DetailField] = []
+    package var selection = 0
+    package var top = 0
     /// The failures of the last validation (`a`), shown on their fields until the next edit.
     var failures: [ValidationFailure] = []
 
@@ -75,15 +76,15 @@ public final class DetailModel {
         return child
     }
 
-    public var entity: NSEntityDescription { object.entity }
-    public var title: String { ObjectLabel.short(objectID) }
-    public var selectedField: DetailField? { fields.indices.contains(selection) ? fields[selection] : nil }
+    package var entity: NSEntityDescription { object.entity }
+    package var title: String { ObjectLabel.short(objectID) }
+    package var selectedField: DetailField? { fields.indices.contains(selection) ? fields[selection] : nil }
 
     /// Whether the child holds edits not yet accepted.
-    public var hasChanges: Bool { child.performAndWait { child.hasChanges } }
+    package var hasChanges: Bool { child.performAndWait { child.hasChanges } }
 
     /// The failure messages for the field `key` of the pane's object.
-    public func failures(forField key: String) -> [String] {
+    package func failures(forField key: String) -> [String] {
         failures.filter { $0.objectID == objectID && $0.key == key }.map { $0.problem + ($0.rule.map { " (\($0))" } ?? "") }
     }
 

@@ -1,6 +1,7 @@
 import CoreDataModel
 import Foundation
 import PropertyListCoding
+import StoreAccess
 
 /// Full values for the detail pane: text as it is (the view wraps it), binary data as size and hex, transformable
 /// values decoded from their keyed archive where possible.

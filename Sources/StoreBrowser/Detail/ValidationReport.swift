@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
+import StoreAccess
 
 /// Validation failures as the browser shows them: per object and field, naming the object by its label (never by
 /// its `x-coredata:` address), with the model's rule for the field.

@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
+import StoreAccess
 
 /// Streams the current table (filter and sort applied, every object, not only what is loaded) to a CSV or JSON
 /// file, a few batches per step so the browser stays responsive and shows progress. It writes to `PATH.partial`

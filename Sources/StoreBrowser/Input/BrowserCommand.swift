@@ -1,6 +1,6 @@
 /// Everything a key can ask the browser to do. Keys map to commands through a `KeyMap`, so the help overlay is
 /// generated from the same table the browser dispatches on.
-public enum BrowserCommand: Hashable, Sendable, CaseIterable {
+package enum BrowserCommand: Hashable, Sendable, CaseIterable {
     case moveDown, moveUp, pageDown, pageUp, halfPageDown, halfPageUp, first, last
     case columnLeft, columnRight
     case switchPane
@@ -17,7 +17,7 @@ public enum BrowserCommand: Hashable, Sendable, CaseIterable {
 }
 
 /// Where a binding applies.
-public enum KeyScope: String, Hashable, Sendable, CaseIterable {
+package enum KeyScope: String, Hashable, Sendable, CaseIterable {
     case everywhere = "Everywhere"
     case entities = "Entity list"
     case table = "Table"

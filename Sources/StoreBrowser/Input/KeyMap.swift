@@ -2,13 +2,13 @@ import TerminalText
 import TerminalUI
 
 /// One key binding: the keys, what they do, and the line the help overlay shows for them.
-public struct KeyBinding: Hashable, Sendable {
-    public var keys: [Key]
-    public var command: BrowserCommand
-    public var scopes: Set<KeyScope>
-    public var summary: String
+package struct KeyBinding: Hashable, Sendable {
+    package var keys: [Key]
+    package var command: BrowserCommand
+    package var scopes: Set<KeyScope>
+    package var summary: String
 
-    public init(_ keys: [Key], _ command: BrowserCommand, _ summary: String, in scopes: Set<KeyScope> = [.everywhere]) {
+    package init(_ keys: [Key], _ command: BrowserCommand, _ summary: String, in scopes: Set<KeyScope> = [.everywhere]) {
         self.keys = keys
         self.command = command
         self.scopes = scopes
@@ -19,14 +19,14 @@ public struct KeyBinding: Hashable, Sendable {
 /// The browser's key bindings. The browser dispatches through it and the help overlay (`?`) lists it, so the two
 /// cannot disagree.
 public struct KeyMap: Sendable {
-    public var bindings: [KeyBinding]
+    package var bindings: [KeyBinding]
 
-    public init(bindings: [KeyBinding]) {
+    package init(bindings: [KeyBinding]) {
         self.bindings = bindings
     }
 
     /// The command for `key` in `scope`: a binding of that scope wins over an everywhere binding.
-    public func command(for key: Key, in scope: KeyScope) -> BrowserCommand? {
+    package func command(for key: Key, in scope: KeyScope) -> BrowserCommand? {
         if let scoped = bindings.first(where: { $0.scopes.contains(scope) && $0.keys.contains(key) }) {
             return scoped.command
         }
@@ -34,12 +34,12 @@ public struct KeyMap: Sendable {
     }
 
     /// The keys bound to `command`, as the help overlay writes them ("j ↓").
-    public func keyNames(for command: BrowserCommand) -> String {
+    package func keyNames(for command: BrowserCommand) -> String {
         bindings.filter { $0.command == command }.flatMap(\.keys).map(Self.name(of:)).joined(separator: " ")
     }
 
     /// The help overlay's lines: one section per scope, one line per binding.
-    public func helpLines() -> [String] {
+    package func helpLines() -> [String] {
         var lines: [String] = []
         for scope in KeyScope.allCases {
             let scoped = bindings.filter { $0.scopes.contains(scope) }
@@ -55,7 +55,7 @@ public struct KeyMap: Sendable {
     }
 
     /// A readable name for a key: `j`, `Ctrl-F`, `PgDn`, `Enter`.
-    public static func name(of key: Key) -> String {
+    package static func name(of key: Key) -> String {
         switch key {
         case .character(" "): "Space"
         case .character(let character): String(character)

@@ -2,20 +2,20 @@ import Foundation
 
 /// How the browser is opened: `coredata [browse] STORE [--entity E] [--predicate P] [--model M] [--edit]`.
 public struct BrowserOptions: Sendable, Equatable {
-    public var storePath: String
-    public var modelPath: String?
+    package var storePath: String
+    package var modelPath: String?
     /// The entity whose table opens first; the first entity with objects when nil.
-    public var entityName: String?
+    package var entityName: String?
     /// A predicate format applied to that table at once.
-    public var predicateFormat: String?
+    package var predicateFormat: String?
     /// Whether the store opens for editing (read-only otherwise; `:edit` switches later).
-    public var allowsEditing: Bool
+    package var allowsEditing: Bool
     /// Where prompt histories and named predicates live; nil keeps them in memory only.
-    public var stateDirectory: String?
+    package var stateDirectory: String?
     /// Re-fetch at once when another process changes the store, instead of only saying so.
-    public var refreshesAutomatically: Bool
+    package var refreshesAutomatically: Bool
     /// Objects loaded per batch of the table's batch-faulting array.
-    public var batchSize: Int
+    package var batchSize: Int
 
     public init(storePath: String, modelPath: String? = nil, entityName: String? = nil, predicateFormat: String? = nil,
                 allowsEditing: Bool = false, stateDirectory: String? = nil, refreshesAutomatically: Bool = false,
@@ -32,7 +32,7 @@ public struct BrowserOptions: Sendable, Equatable {
 
     /// `$XDG_STATE_HOME/coredata`, or `~/.local/state/coredata` when XDG_STATE_HOME is unset or not absolute (the
     /// XDG base directory rule).
-    public static func defaultStateDirectory(environment: [String: String]) -> String? {
+    package static func defaultStateDirectory(environment: [String: String]) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/coredata" }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
         return home + "/.local/state/coredata"

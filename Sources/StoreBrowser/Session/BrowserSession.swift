@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import Predicates
+import StoreAccess
 import UndoManagement
 
 /// The store a browser works on: the opened store with its main context (where the user's edits wait until they
@@ -10,15 +11,15 @@ import UndoManagement
 /// The context is a private-queue context; the browser reaches it only through `perform`, one level deep (never
 /// from inside another context's `performAndWait`, so a child's save into it cannot deadlock).
 public final class BrowserSession {
-    public let options: BrowserOptions
-    public private(set) var store: StoreSession
+    package let options: BrowserOptions
+    package private(set) var store: StoreSession
     /// Whether edits are allowed (the store is opened read-write).
-    public private(set) var isEditable: Bool
+    package private(set) var isEditable: Bool
     /// Why editing was asked for but the store opened read-only (it records persistent history, say), for the
     /// message line; nil otherwise.
-    public let editRefusal: String?
+    package let editRefusal: String?
     /// Rows per entity, subentities included, once the background counter has them.
-    public private(set) var entityCounts: [String: Int] = [:]
+    package private(set) var entityCounts: [String: Int] = [:]
     let counter: BackgroundCounter
     let watcher: StoreChangeWatcher?
     var entityCountTicket: Int?
@@ -42,18 +43,18 @@ public final class BrowserSession {
         entityCountTicket = counter.start(.entityCounts)
     }
 
-    public var model: NSManagedObjectModel { store.model }
-    public var context: NSManagedObjectContext { store.context }
-    public var storeName: String { URL(fileURLWithPath: options.storePath).lastPathComponent }
+    package var model: NSManagedObjectModel { store.model }
+    package var context: NSManagedObjectContext { store.context }
+    package var storeName: String { URL(fileURLWithPath: options.storePath).lastPathComponent }
 
     /// Runs `body` on the main context's queue.
-    public func perform<T>(_ body: () throws -> T) rethrows -> T {
+    package func perform<T>(_ body: () throws -> T) rethrows -> T {
         try store.context.performAndWait(body)
     }
 
     /// Entities in the order the entity pane lists them: roots alphabetically, each followed by its subentities,
     /// with their depth in the inheritance tree.
-    public var entityTree: [(entity: NSEntityDescription, depth: Int)] {
+    package var entityTree: [(entity: NSEntityDescription, depth: Int)] {
         var rows: [(NSEntityDescription, Int)] = []
         func visit(_ entity: NSEntityDescription, depth: Int) {
             rows.append((entity, depth))
@@ -67,7 +68,7 @@ public final class BrowserSession {
 
     /// Reopens the store read-write (`:edit`) or read-only (`:readonly`) with a new main context. The old
     /// context is dropped: callers rebuild their tables, and must not hold unsaved changes.
-    public func reopen(editable: Bool) throws {
+    package func reopen(editable: Bool) throws {
         guard editable != isEditable else { return }
         store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath, readOnly: !editable)
         isEditable = editable
@@ -75,12 +76,12 @@ public final class BrowserSession {
     }
 
     /// Changes waiting in the main context, to be written with `save()`.
-    public var pendingChangeCount: Int {
+    package var pendingChangeCount: Int {
         perform { context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count }
     }
 
     /// Writes the main context's changes to the store in one transaction.
-    public func save() throws {
+    package func save() throws {
         try perform { try context.save() }
         watcher?.acknowledge()
         entityCountTicket = counter.start(.entityCounts)
@@ -102,10 +103,10 @@ public final class BrowserSession {
     }
 
     /// Whether a background count is running.
-    public var isCounting: Bool { counter.isBusy }
+    package var isCounting: Bool { counter.isBusy }
 
     /// Waits until every background count started so far has finished (tests, orderly shutdown).
-    public func waitForBackgroundWork() {
+    package func waitForBackgroundWork() {
         counter.waitUntilIdle()
     }
 

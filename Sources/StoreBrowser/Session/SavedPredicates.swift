@@ -1,4 +1,5 @@
 import Foundation
+import StoreAccess
 
 /// Named filters, kept in `predicates` in the state directory as `name<TAB>format` lines, so they survive
 /// sessions and can be edited by hand. Without a directory they live in memory.

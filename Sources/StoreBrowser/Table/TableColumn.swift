@@ -1,18 +1,18 @@
 import CoreDataModel
 
 /// A column of the object table: a stored attribute or a to-one relationship of the entity.
-public struct TableColumn: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+package struct TableColumn: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case attribute(NSAttributeType)
         /// A to-one relationship, shown as its destination's entity and primary key.
         case toOne(destination: String)
     }
 
-    public let key: String
-    public let kind: Kind
+    package let key: String
+    package let kind: Kind
 
     /// Numbers are right-aligned so that their digits line up.
-    public var isNumeric: Bool {
+    package var isNumeric: Bool {
         guard case .attribute(let type) = kind else { return false }
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .doubleAttributeType,
@@ -24,7 +24,7 @@ public struct TableColumn: Hashable, Sendable {
     }
 
     /// The columns of `entity`: stored attributes in model order, then to-one relationships.
-    public static func columns(for entity: NSEntityDescription) -> [TableColumn] {
+    package static func columns(for entity: NSEntityDescription) -> [TableColumn] {
         let properties = entity.allProperties
         let attributes = properties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }
             .map { TableColumn(key: $0.name, kind: .attribute($0.attributeType)) }
@@ -35,15 +35,15 @@ public struct TableColumn: Hashable, Sendable {
 }
 
 /// One level of a table's sort: a key and a direction.
-public struct SortKey: Hashable, Sendable {
-    public var key: String
-    public var ascending: Bool
+package struct SortKey: Hashable, Sendable {
+    package var key: String
+    package var ascending: Bool
 
-    public init(key: String, ascending: Bool) {
+    package init(key: String, ascending: Bool) {
         self.key = key
         self.ascending = ascending
     }
 
     /// `name` or `-name`, as `--sort` and `:sort` write it.
-    public var text: String { ascending ? key : "-" + key }
+    package var text: String { ascending ? key : "-" + key }
 }

@@ -2,40 +2,41 @@ import CoreDataModel
 import Foundation
 import CoreDataObjectGraph
 import Predicates
+import StoreAccess
 import TerminalText
 
 /// The scrolling object table of one query: a batch-faulting array underneath (only the batches on screen are
 /// loaded, far ones are forgotten), the selected row and column, and column widths that grow to fit what has been
 /// shown. Every call must run on the browser context's queue (`BrowserSession.perform`).
-public final class TableModel {
-    public let query: TableQuery
-    public let columns: [TableColumn]
-    public let batchSize: Int
+package final class TableModel {
+    package let query: TableQuery
+    package let columns: [TableColumn]
+    package let batchSize: Int
     let results: BatchFaultingArray
     /// The selected row.
-    public private(set) var selection = 0
+    package private(set) var selection = 0
     /// The first row on screen.
-    public private(set) var top = 0
+    package private(set) var top = 0
     /// The selected column (what `[`, `]` and `F` act on).
-    public private(set) var currentColumn = 0
+    package private(set) var currentColumn = 0
     /// The leftmost column on screen.
-    public private(set) var firstVisibleColumn = 0
+    package private(set) var firstVisibleColumn = 0
     /// Widths fitted to the header and to every value shown so far (they never shrink while scrolling, so columns do
     /// not jump).
-    public private(set) var columnWidths: [Int]
+    package private(set) var columnWidths: [Int]
     /// Rows on screen at the last layout.
-    public private(set) var visibleRows = 1
+    package private(set) var visibleRows = 1
     /// The number of objects, once the store counted them (in the background) or the last batch was reached.
-    public var knownCount: Int? { results.countIfKnown.map { $0 + pendingInserts.count } }
+    package var knownCount: Int? { results.countIfKnown.map { $0 + pendingInserts.count } }
     /// Rows known to exist so far: the end of the loaded batches.
-    public private(set) var loadedEnd = 0
+    package private(set) var loadedEnd = 0
     /// The last store error while loading a batch, shown in the status line.
-    public private(set) var loadError: String?
+    package private(set) var loadError: String?
     /// The background count job for this table, while it runs.
     var countTicket: Int?
     /// Objects inserted in the browser's context and not written yet that belong in this table: they come first,
     /// marked, so a new object can be opened and fixed before `:w` (the store's batches do not hold them).
-    public private(set) var pendingInserts: [NSManagedObject] = []
+    package private(set) var pendingInserts: [NSManagedObject] = []
 
     static let maximumColumnWidth = 40
 
@@ -64,7 +65,7 @@ public final class TableModel {
 
     /// Rows the list may move over: the count when known, otherwise one batch past what is loaded, so that moving
     /// down loads the next batch.
-    public var rowCount: Int { knownCount ?? (pendingInserts.count + loadedEnd + batchSize) }
+    package var rowCount: Int { knownCount ?? (pendingInserts.count + loadedEnd + batchSize) }
 
     /// Records a count computed by the background counter.
     func adoptCount(_ count: Int) {
@@ -75,7 +76,7 @@ public final class TableModel {
     // MARK: Objects
 
     /// The object at `row`, loading its batch; nil past the end or when the store fails (`loadError` says why).
-    public func object(at tableRow: Int) -> NSManagedObject? {
+    package func object(at tableRow: Int) -> NSManagedObject? {
         guard tableRow >= 0 else { return nil }
         if let knownCount, tableRow >= knownCount { return nil }
         if tableRow < pendingInserts.count { return pendingInserts[tableRow] }
@@ -94,13 +95,13 @@ public final class TableModel {
     }
 
     /// The selected object, if any.
-    public var selectedObject: NSManagedObject? { object(at: selection) }
+    package var selectedObject: NSManagedObject? { object(at: selection) }
 
     /// Batches held in memory now.
-    public var residentBatches: [Int] { results.residentBatches }
+    package var residentBatches: [Int] { results.residentBatches }
 
     /// The text of `column` for `object`, one line, not yet sanitised.
-    public func text(of column: TableColumn, for object: NSManagedObject) -> String {
+    package func text(of column: TableColumn, for object: NSManagedObject) -> String {
         switch column.kind {
         case .attribute:
             return ValueFormatting.text(object.value(forKey: column.key))
@@ -113,7 +114,7 @@ public final class TableModel {
     // MARK: Moving
 
     /// Moves the selection to `row`, clamped to the rows there are, and scrolls it into view.
-    public func select(row: Int) {
+    package func select(row: Int) {
         selection = max(0, row)
         if knownCount == nil, selection - pendingInserts.count >= loadedEnd {
             // Touch the row so its batch loads: it either exists, or the short batch reveals the count.
@@ -123,26 +124,26 @@ public final class TableModel {
     }
 
     /// Moves by `rows`, scrolling the view by `scroll` rows too (a page key moves both).
-    public func move(by rows: Int, scrolling scroll: Int = 0) {
+    package func move(by rows: Int, scrolling scroll: Int = 0) {
         top += scroll
         select(row: selection + rows)
     }
 
     /// Jumps to the last row: counts first when the count is not known yet, then reads the last batch backwards
     /// from the end, loading nothing in between.
-    public func selectLast() throws {
+    package func selectLast() throws {
         let count = try results.computeCount()
         select(row: count + pendingInserts.count - 1)
     }
 
     /// Sets how many rows are on screen.
-    public func layout(visibleRows rows: Int) {
+    package func layout(visibleRows rows: Int) {
         visibleRows = max(1, rows)
         clamp()
     }
 
     /// Selects `column` (clamped) and scrolls columns so it is visible in `width` cells.
-    public func selectColumn(_ column: Int, width: Int) {
+    package func selectColumn(_ column: Int, width: Int) {
         currentColumn = min(max(0, column), max(0, columns.count - 1))
         if currentColumn < firstVisibleColumn { firstVisibleColumn = currentColumn }
         while firstVisibleColumn < currentColumn, !fits(from: firstVisibleColumn, through: currentColumn, width: width) {

@@ -4,17 +4,17 @@ import Predicates
 
 /// What a table shows: the objects of an entity, optionally limited to a scope (the destinations of a to-many,
 /// reached through the inverse), filtered by the user's predicate and ordered by sort keys.
-public struct TableQuery {
-    public var entity: NSEntityDescription
+package struct TableQuery {
+    package var entity: NSEntityDescription
     /// The relationship scope, not shown in the filter prompt (for example `recipe == <Recipe p3>`).
-    public var scope: Predicates.NSPredicate?
+    package var scope: Predicates.NSPredicate?
     /// Describes the scope for the title and the breadcrumb ("ingredients of Recipe p3").
-    public var scopeTitle: String?
+    package var scopeTitle: String?
     /// The user's filter, as typed and accepted.
-    public var filter: Predicates.NSPredicate?
-    public var sortKeys: [SortKey]
+    package var filter: Predicates.NSPredicate?
+    package var sortKeys: [SortKey]
 
-    public init(entity: NSEntityDescription, scope: Predicates.NSPredicate? = nil, scopeTitle: String? = nil,
+    package init(entity: NSEntityDescription, scope: Predicates.NSPredicate? = nil, scopeTitle: String? = nil,
                 filter: Predicates.NSPredicate? = nil, sortKeys: [SortKey] = []) {
         self.entity = entity
         self.scope = scope
@@ -24,7 +24,7 @@ public struct TableQuery {
     }
 
     /// The scope and the filter together.
-    public var predicate: Predicates.NSPredicate? {
+    package var predicate: Predicates.NSPredicate? {
         switch (scope, filter) {
         case (nil, nil): nil
         case (let scope?, nil): scope
@@ -34,12 +34,12 @@ public struct TableQuery {
     }
 
     /// The sort descriptors (the store breaks ties by primary key, so the order is stable).
-    public var sortDescriptors: [Predicates.NSSortDescriptor] {
+    package var sortDescriptors: [Predicates.NSSortDescriptor] {
         sortKeys.map { Predicates.NSSortDescriptor(key: $0.key, ascending: $0.ascending) }
     }
 
     /// A batched fetch of full objects (values loaded with each batch, so a screen costs one query).
-    public func fetchRequest(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
+    package func fetchRequest(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
         let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
         request.predicate = predicate
         request.sortDescriptors = sortDescriptors
@@ -49,5 +49,5 @@ public struct TableQuery {
     }
 
     /// The title of the table: the entity, or the scope's description.
-    public var title: String { scopeTitle ?? entity.name }
+    package var title: String { scopeTitle ?? entity.name }
 }

@@ -4,15 +4,15 @@ import Foundation
 
 /// How objects are named on screen: `Recipe p12` (entity and primary key, as in Core Data's object URIs), or
 /// `Recipe (new)` for an object not saved yet.
-public enum ObjectLabel {
-    public static func short(_ id: NSManagedObjectID) -> String {
+package enum ObjectLabel {
+    package static func short(_ id: NSManagedObjectID) -> String {
         if id.isTemporaryID { return "\(id.entity.name) (new)" }
         return "\(id.entity.name) p\(id.primaryKey)"
     }
 
     /// `text` with every object address (`x-coredata://STORE/Recipe/p5`, or `…/t…` for a new object) replaced by
     /// its label, for messages from the object graph shown to a user.
-    public static func replacingAddresses(in text: String) -> String {
+    package static func replacingAddresses(in text: String) -> String {
         guard text.contains("x-coredata://") else { return text }
         let pattern = #"x-coredata://[^/\s]*/([A-Za-z_][A-Za-z0-9_]*)/(p([0-9]+)|t[0-9A-Za-z-]+)"#
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return text }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreAccess
 import StoreBrowser
 import TerminalUI
 
@@ -79,12 +80,7 @@ struct BrowseCommand: ParsableCommand {
         let options = BrowserOptions(storePath: storePath, modelPath: model, entityName: entity, predicateFormat: predicate,
                                      allowsEditing: edit, stateDirectory: stateDirectory, refreshesAutomatically: autoRefresh)
         // Everything that can fail on the store fails here, before the screen changes, so the error stays readable.
-        let session: BrowserSession
-        do {
-            session = try BrowserSession(options: options)
-        } catch {
-            throw CommandFailure(wrapping: error)
-        }
+        let session = try BrowserSession(options: options)
         let editor = try makeEditor(stateDirectory: stateDirectory)
         let terminal: CursesTerminal
         do {
@@ -98,8 +94,9 @@ struct BrowseCommand: ParsableCommand {
             var app = try StoreBrowserApp(session: session, editor: editor, theme: theme)
             try TerminalUI.run(app: &app, terminal: terminal)
         } catch {
+            // Back to the normal screen before the error is printed.
             terminal.close()
-            throw CommandFailure(wrapping: error)
+            throw error
         }
     }
 

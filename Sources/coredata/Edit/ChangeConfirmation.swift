@@ -1,6 +1,6 @@
 import Foundation
 import CoreDataObjectGraph
-import StoreBrowser
+import StoreAccess
 
 /// Asks before a command changes more than one object, unless `--yes` was given. Without a terminal to ask on,
 /// it refuses and says to pass `--yes`.
@@ -18,11 +18,10 @@ enum ChangeConfirmation {
     /// Counts the objects `predicate` selects on a read-only session and asks there, before the command opens the
     /// store for writing: a read-write open alone changes files (it checkpoints a WAL into the main file and deletes
     /// a stale `-wal`), and a refused change must leave every byte as it was. Returns how many objects were agreed to.
-    static func confirmBeforeWriting(store: String, model: String?, entity: String, predicate: String, _ action: String,
+    static func confirmBeforeWriting(_ storeOptions: StoreOptions, entity: String, predicate: String, _ action: String,
                                      yes: Bool) throws -> Int {
         guard !yes else { return Int.max }
-        let session = try StoreSession(storePath: store, modelPath: model, readOnly: true)
-        StoreNotes.report(session.recoveryNote)
+        let session = try storeOptions.open()
         let request = try session.objectRequest(entityName: entity, predicate: predicate)
         let count = try session.context.performAndWait { try session.context.count(for: request) }
         try confirm(count, action, yes: false)

@@ -3,7 +3,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
-import StoreBrowser
+import StoreAccess
 import KeyValueCoding
 
 /// `coredata create STORE --model M`: an empty store for a model, as Apple's Core Data creates one.
@@ -21,15 +21,9 @@ struct CreateCommand: ParsableCommand {
         guard type == .sqlite else {
             throw CommandFailure("--type \(type.rawValue): \(type.name) stores are not implemented yet, only sqlite; nothing was created")
         }
-        do {
-            let loaded = try ModelLoader.loadModel(at: URL(fileURLWithPath: model))
-            let uuid = try SQLiteStoreCreator.createStore(at: URL(fileURLWithPath: store), model: loaded)
-            print("created \(store) (UUID \(uuid)) with \(loaded.entities.count) entities")
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure(wrapping: error)
-        }
+        let loaded = try ModelLoader.loadModel(at: URL(fileURLWithPath: model))
+        let uuid = try SQLiteStoreCreator.createStore(at: URL(fileURLWithPath: store), model: loaded)
+        print("created \(store) (UUID \(uuid)) with \(loaded.entities.count) entities")
     }
 }
 
@@ -39,17 +33,15 @@ struct InsertCommand: ParsableCommand {
         commandName: "insert", abstract: "Insert one object (validated, inverses maintained) and print its object ID.",
         discussion: "Values: numbers, true/false, ISO 8601 dates, UUIDs, 0x… bytes, NULL; to-one relationships take pN or an object URI.")
 
-    @Argument(help: "The store (.sqlite).") var store: String
+    @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entity.") var entity: String
     @Argument(help: "KEY=VALUE assignments.") var values: [String] = []
-    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         global.apply()
         try EditRunner.run {
-            let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
-            StoreNotes.report(session.recoveryNote)
+            let session = try storeOptions.open(readOnly: false)
             let description = try session.entity(named: entity)
             guard !description.isAbstract else { throw CommandFailure("\(entity) is abstract; insert one of its subentities") }
             let assignments = try ValueParsing.assignments(values)
@@ -69,12 +61,11 @@ struct SetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set", abstract: "Update the objects matching a predicate; asks before changing more than one.")
 
-    @Argument(help: "The store (.sqlite).") var store: String
+    @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entity.") var entity: String
     @Argument(help: "A predicate selecting the objects.") var predicate: String
     @Argument(help: "KEY=VALUE assignments.") var values: [String]
     @Flag(help: "Change several objects without asking.") var yes = false
-    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -83,10 +74,9 @@ struct SetCommand: ParsableCommand {
             let assignments = try ValueParsing.assignments(values)
             // A malformed predicate is refused before the store is opened for writing.
             _ = try StoreSession.predicate(predicate)
-            let agreed = try ChangeConfirmation.confirmBeforeWriting(store: store, model: model, entity: entity, predicate: predicate,
+            let agreed = try ChangeConfirmation.confirmBeforeWriting(storeOptions, entity: entity, predicate: predicate,
                                                                      "change", yes: yes)
-            let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
-            StoreNotes.report(session.recoveryNote)
+            let session = try storeOptions.open(readOnly: false)
             let request = try session.objectRequest(entityName: entity, predicate: predicate)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
@@ -115,11 +105,10 @@ struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete the objects matching a predicate, with their delete rules; asks before deleting more than one.")
 
-    @Argument(help: "The store (.sqlite).") var store: String
+    @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entity.") var entity: String
     @Argument(help: "A predicate selecting the objects.") var predicate: String
     @Flag(help: "Delete several objects without asking.") var yes = false
-    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -127,10 +116,9 @@ struct DeleteCommand: ParsableCommand {
         try EditRunner.run {
             // A malformed predicate is refused before the store is opened for writing.
             _ = try StoreSession.predicate(predicate)
-            let agreed = try ChangeConfirmation.confirmBeforeWriting(store: store, model: model, entity: entity, predicate: predicate,
+            let agreed = try ChangeConfirmation.confirmBeforeWriting(storeOptions, entity: entity, predicate: predicate,
                                                                      "delete", yes: yes)
-            let session = try StoreSession(storePath: store, modelPath: model, readOnly: false)
-            StoreNotes.report(session.recoveryNote)
+            let session = try storeOptions.open(readOnly: false)
             let request = try session.objectRequest(entityName: entity, predicate: predicate)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
@@ -147,21 +135,17 @@ struct DeleteCommand: ParsableCommand {
     }
 }
 
-/// Runs an editing command, turning every library error into a one-line failure; the store is untouched on
-/// any error because saves are one transaction.
+/// Runs an editing command, saying in its one-line failure that nothing was saved (the store is untouched on any
+/// error because saves are one transaction); ``CoreDataCommand/exit(reporting:)`` prints it.
 enum EditRunner {
     static func run(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let failure as CommandFailure {
-            throw failure
         } catch let error as CoreDataError where error.code == .validationMultipleErrors {
             throw CommandFailure("nothing was saved: " + error.detailedErrors.map(\.message).joined(separator: "; "))
         } catch let error as CoreDataError {
             // Messages that already say so are not told twice.
             throw CommandFailure(error.message.hasSuffix("nothing was saved") ? error.message : "nothing was saved: \(error.message)")
-        } catch {
-            throw CommandFailure(wrapping: error)
         }
     }
 }

@@ -1,7 +1,7 @@
 import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
-import StoreBrowser
+import StoreAccess
 import TerminalText
 
 /// A failure of a command, with the message printed to stderr: exit status 1 for a runtime failure, 2 when the

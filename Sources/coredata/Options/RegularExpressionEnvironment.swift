@@ -1,5 +1,5 @@
 import Foundation
-import OpenCoreData
+import Predicates
 
 /// The `MATCHES` limits (``RegularExpressionLimits``) taken from the environment, for every subcommand and the
 /// browser: `COREDATA_REGEX_TIME_LIMIT` in seconds (`2`, `0.5`) and `COREDATA_REGEX_STEP_LIMIT` in

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StoreBrowser
+import StoreAccess
 import TerminalText
 
 /// The output formats of `query` and `aggregate`.

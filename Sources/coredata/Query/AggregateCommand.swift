@@ -2,7 +2,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
-import StoreBrowser
+import StoreAccess
 import Predicates
 
 /// `coredata aggregate STORE ENTITY [PREDICATE] --group-by KEY --count --min K …`: dictionary results with
@@ -13,7 +13,7 @@ struct AggregateCommand: ParsableCommand {
         abstract: "Count, sum, average, minimum and maximum per group, computed by the store.",
         discussion: "Example: coredata aggregate Quakes.sqlite Quake --group-by place --count --max magnitude --avg magnitude")
 
-    @Argument(help: "The store (.sqlite).") var store: String
+    @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entity to aggregate.") var entity: String
     @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
     @Option(name: .customLong("group-by"), help: "Keys to group by, comma separated.") var groupBy: String?
@@ -25,7 +25,6 @@ struct AggregateCommand: ParsableCommand {
     @Option(help: "A predicate on the groups (HAVING), over the aggregate names, e.g. 'count > 2'.") var having: String?
     @Option(parsing: .unconditional, help: "Sort keys, comma separated; a leading - sorts descending.") var sort: String?
     @Option(help: "Output format: table, csv, json or jsonl.") var format: OutputFormat = .table
-    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -36,49 +35,42 @@ struct AggregateCommand: ParsableCommand {
 
     func run() throws {
         global.apply()
-        do {
-            let session = try StoreSession(storePath: store, modelPath: model)
-            StoreNotes.report(session.recoveryNote)
-            let entityDescription = try session.entity(named: entity)
-            let groups = groupBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-            var columns: [Any] = []
-            var names: [String] = []
-            for key in groups {
-                try session.validateKeyPath(key, from: entityDescription)
-                columns.append(key)
-                names.append(key)
-            }
-            func aggregate(_ function: String, _ label: String, _ key: String) throws {
-                try session.validateKeyPath(key, from: entityDescription)
-                let name = "\(label)_\(key)"
-                let expression = Predicates.NSExpression(forFunction: function, arguments: [Predicates.NSExpression(forKeyPath: key)])
-                columns.append(NSExpressionDescription(name: name, expression: expression))
-                names.append(name)
-            }
-            if count {
-                let expression = Predicates.NSExpression(forFunction: "count:", arguments: [Predicates.NSExpression.expressionForEvaluatedObject()])
-                columns.append(NSExpressionDescription(name: "count", expression: expression, resultType: .integer64AttributeType))
-                names.append("count")
-            }
-            for key in min { try aggregate("min:", "min", key) }
-            for key in max { try aggregate("max:", "max", key) }
-            for key in avg { try aggregate("average:", "avg", key) }
-            for key in sum { try aggregate("sum:", "sum", key) }
-            let request = NSFetchRequest<FetchedDictionary>(entityName: entity)
-            request.resultType = .dictionaryResultType
-            request.predicate = try FetchOptions.predicate(predicate)
-            request.propertiesToFetch = columns
-            request.propertiesToGroupBy = groups.isEmpty ? nil : groups
-            request.havingPredicate = try FetchOptions.predicate(having)
-            request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
-            let rows = try session.context.performAndWait { try session.context.fetch(request) }
-            let writer = ResultWriter(format: format, columns: names)
-            for row in rows { try writer.write(names.map { row[$0] }) }
-            writer.finish()
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure(wrapping: error)
+        let session = try storeOptions.open()
+        let entityDescription = try session.entity(named: entity)
+        let groups = groupBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        var columns: [Any] = []
+        var names: [String] = []
+        for key in groups {
+            try session.validateKeyPath(key, from: entityDescription)
+            columns.append(key)
+            names.append(key)
         }
+        func aggregate(_ function: String, _ label: String, _ key: String) throws {
+            try session.validateKeyPath(key, from: entityDescription)
+            let name = "\(label)_\(key)"
+            let expression = Predicates.NSExpression(forFunction: function, arguments: [Predicates.NSExpression(forKeyPath: key)])
+            columns.append(NSExpressionDescription(name: name, expression: expression))
+            names.append(name)
+        }
+        if count {
+            let expression = Predicates.NSExpression(forFunction: "count:", arguments: [Predicates.NSExpression.expressionForEvaluatedObject()])
+            columns.append(NSExpressionDescription(name: "count", expression: expression, resultType: .integer64AttributeType))
+            names.append("count")
+        }
+        for key in min { try aggregate("min:", "min", key) }
+        for key in max { try aggregate("max:", "max", key) }
+        for key in avg { try aggregate("average:", "avg", key) }
+        for key in sum { try aggregate("sum:", "sum", key) }
+        let request = NSFetchRequest<FetchedDictionary>(entityName: entity)
+        request.resultType = .dictionaryResultType
+        request.predicate = try FetchOptions.predicate(predicate)
+        request.propertiesToFetch = columns
+        request.propertiesToGroupBy = groups.isEmpty ? nil : groups
+        request.havingPredicate = try FetchOptions.predicate(having)
+        request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
+        let rows = try session.context.performAndWait { try session.context.fetch(request) }
+        let writer = ResultWriter(format: format, columns: names)
+        for row in rows { try writer.write(names.map { row[$0] }) }
+        writer.finish()
     }
 }

@@ -3,7 +3,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 import Predicates
-import StoreBrowser
+import StoreAccess
 
 /// Parsing of the predicate and sort arguments that `query`, `count` and `aggregate` share.
 enum FetchOptions {

@@ -2,7 +2,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
-import StoreBrowser
+import StoreAccess
 import KeyValueCoding
 
 /// `coredata query STORE ENTITY [PREDICATE]`: fetch objects and print their values, streaming in batches.
@@ -17,7 +17,7 @@ struct QueryCommand: ParsableCommand {
               coredata query Recipes.sqlite Chef --format jsonl
             """)
 
-    @Argument(help: "The store (.sqlite).") var store: String
+    @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entity to fetch.") var entity: String
     @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
     @Option(parsing: .unconditional, help: "Sort keys, comma separated; a leading - sorts descending.") var sort: String?
@@ -26,7 +26,6 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Key paths to print, comma separated (default: attributes and to-one relationships).") var keys: String?
     @Option(help: "Output format: table, csv, json or jsonl.") var format: OutputFormat = .table
     @Option(help: "Relationship key paths to prefetch, comma separated.") var prefetch: String?
-    @Option(help: "A model to read the store with instead of the one it carries.") var model: String?
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -36,40 +35,33 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         global.apply()
-        do {
-            let session = try StoreSession(storePath: store, modelPath: model)
-            StoreNotes.report(session.recoveryNote)
-            let entityDescription = try session.entity(named: entity)
-            let keyPaths = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-                ?? FetchOptions.defaultKeys(for: entityDescription)
-            for keyPath in keyPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
-            let prefetchPaths = prefetch.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-            for keyPath in prefetchPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity)
-            request.predicate = try FetchOptions.predicate(predicate)
-            request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
-            request.fetchLimit = limit ?? 0
-            request.fetchOffset = offset ?? 0
-            request.fetchBatchSize = 500
-            try session.context.performAndWait {
-                let results = try session.context.fetchBatched(request)
-                let writer = ResultWriter(format: format, columns: keyPaths)
-                var batch = 0
-                while true {
-                    let objects = try results.objects(inBatch: batch)
-                    if !prefetchPaths.isEmpty { try session.context.prefetchRelationships(prefetchPaths, for: objects) }
-                    for object in objects {
-                        try writer.write(keyPaths.map { try KeyPathValues.value(of: object, forKeyPath: $0) })
-                    }
-                    if objects.count < results.batchSize { break }
-                    batch += 1
+        let session = try storeOptions.open()
+        let entityDescription = try session.entity(named: entity)
+        let keyPaths = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            ?? FetchOptions.defaultKeys(for: entityDescription)
+        for keyPath in keyPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
+        let prefetchPaths = prefetch.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        for keyPath in prefetchPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+        request.predicate = try FetchOptions.predicate(predicate)
+        request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
+        request.fetchLimit = limit ?? 0
+        request.fetchOffset = offset ?? 0
+        request.fetchBatchSize = 500
+        try session.context.performAndWait {
+            let results = try session.context.fetchBatched(request)
+            let writer = ResultWriter(format: format, columns: keyPaths)
+            var batch = 0
+            while true {
+                let objects = try results.objects(inBatch: batch)
+                if !prefetchPaths.isEmpty { try session.context.prefetchRelationships(prefetchPaths, for: objects) }
+                for object in objects {
+                    try writer.write(keyPaths.map { try KeyPathValues.value(of: object, forKeyPath: $0) })
                 }
-                writer.finish()
+                if objects.count < results.batchSize { break }
+                batch += 1
             }
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure(wrapping: error)
+            writer.finish()
         }
     }
 }

@@ -1,27 +1,22 @@
 import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
-import StoreBrowser
+import StoreAccess
 
 /// Builds a `SchemaReport` from a model file or a store.
 enum SchemaReportBuilder {
     static func build(sourcePath givenPath: String, modelPath: String?) throws -> SchemaReport {
-        do {
-            let sourcePath = try SourceKind.storeFile(at: givenPath)
-            let url = URL(fileURLWithPath: sourcePath)
-            if try SourceKind.detect(url) == .store {
-                return try storeReport(url: url, modelPath: modelPath)
-            }
-            if modelPath != nil {
-                throw CommandFailure("--model applies to stores only; \(sourcePath) is a model")
-            }
-            let versions = try ModelLoader.loadVersions(at: url)
-            return modelReport(path: sourcePath, model: versions.currentModel, versionName: versions.currentVersionName)
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure(wrapping: error)
+        // A directory holding one store stands for that store.
+        let sourcePath = try SourceKind.storeFile(at: givenPath)
+        let url = URL(fileURLWithPath: sourcePath)
+        if try SourceKind.detect(url) == .store {
+            return try storeReport(url: url, modelPath: modelPath)
         }
+        if modelPath != nil {
+            throw CommandFailure("--model applies to stores only; \(sourcePath) is a model")
+        }
+        let versions = try ModelLoader.loadVersions(at: url)
+        return modelReport(path: sourcePath, model: versions.currentModel, versionName: versions.currentVersionName)
     }
 
     static func modelReport(path: String, model: NSManagedObjectModel, versionName: String?) -> SchemaReport {

@@ -2,6 +2,7 @@ import CoreDataSQLiteFormat
 import Foundation
 import Predicates
 import SQLiteDatabase
+import TerminalText
 import Testing
 
 /// What SQL cannot express with the evaluator's semantics is refused, naming the construct and where it is.
@@ -101,6 +102,24 @@ struct QueryRefusalTests {
         let lines = error?.caretDiagnostic.split(separator: "\n") ?? []
         #expect(lines.last?.hasPrefix(String(repeating: " ", count: 19) + "^ cannot compile function add:to:") == true,
                 "\(lines)")
+    }
+
+    /// An invisible character before the construct is shown as the terminal sanitiser shows it, and the caret is
+    /// measured on what is shown (a second width table here once counted the raw character as one column).
+    @Test func caretDiagnosticMeasuresTheSanitisedFormat() throws {
+        let predicate = try Predicates.NSPredicate(parsing: "name == \"a\u{202E}b\" AND age + 1 > 2")
+        let error = #expect(throws: PredicateSQLError.self) {
+            try PredicateSQLCompiler(model: QueryTestStore.makeModel()).fetch(entityName: "Person", predicate: predicate)
+        }
+        let lines = error?.caretDiagnostic.split(separator: "\n").map(String.init) ?? []
+        let format = try #require(error?.predicateFormat)
+        let construct = try #require(format.range(of: "age + 1"))
+        let column = DisplayWidth.of(TerminalSanitizer.sanitize(String(format[..<construct.lowerBound])))
+        #expect(column > format.distance(from: format.startIndex, to: construct.lowerBound), "the bidi control is shown visibly")
+        #expect(lines.count == 2)
+        #expect(lines.first == TerminalSanitizer.sanitize(format))
+        #expect(lines.first?.contains("\u{202E}") == false)
+        #expect(lines.last?.hasPrefix(String(repeating: " ", count: column) + "^ cannot compile") == true, "\(lines)")
     }
 
     @Test func caretDiagnosticPointsAtTheConstruct() throws {

@@ -4,11 +4,11 @@ import TerminalText
 
 /// How values from the store are written in each output format. Text for terminals is always sanitised; JSON
 /// escapes control characters itself.
-public enum ValueFormatting {
+package enum ValueFormatting {
     private static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// One line of text for a table cell or CSV field (not yet sanitised).
-    public static func text(_ value: Any?) -> String {
+    package static func text(_ value: Any?) -> String {
         switch value {
         case nil: return ""
         case let string as String: return string
@@ -29,7 +29,7 @@ public enum ValueFormatting {
     }
 
     /// A JSON-compatible value (strings, numbers, booleans, arrays, null).
-    public static func json(_ value: Any?) -> Any {
+    package static func json(_ value: Any?) -> Any {
         switch value {
         case nil: return NSNull()
         case let string as String: return string

@@ -6,15 +6,15 @@ import Predicates
 
 /// A store opened for a command: its model (given, cached in the store, or inferred), a coordinator and a
 /// private-queue context. Read-only unless the command writes.
-public struct StoreSession {
-    public let path: String
-    public let model: NSManagedObjectModel
-    public let coordinator: NSPersistentStoreCoordinator
-    public let context: NSManagedObjectContext
+package struct StoreSession {
+    package let path: String
+    package let model: NSManagedObjectModel
+    package let coordinator: NSPersistentStoreCoordinator
+    package let context: NSManagedObjectContext
     /// Set when opening rolled back an interrupted save's journal: one line for the user (stderr, message line).
-    public let recoveryNote: String?
+    package let recoveryNote: String?
 
-    public init(storePath givenPath: String, modelPath: String?, readOnly: Bool = true) throws {
+    package init(storePath givenPath: String, modelPath: String?, readOnly: Bool = true) throws {
         let storePath = try SourceKind.storeFile(at: givenPath)
         let url = URL(fileURLWithPath: storePath)
         guard try SourceKind.detect(url) == .store else {
@@ -47,10 +47,10 @@ public struct StoreSession {
     }
 
     /// The identifier of the store, as object URIs carry it.
-    public var storeIdentifier: String { coordinator.persistentStores.first?.identifier ?? "" }
+    package var storeIdentifier: String { coordinator.persistentStores.first?.identifier ?? "" }
 
     /// The entity named `name`, or a failure that lists the entities there are.
-    public func entity(named name: String) throws -> NSEntityDescription {
+    package func entity(named name: String) throws -> NSEntityDescription {
         guard let entity = model.entitiesByName[name] else {
             let suggestion = model.entities.first { $0.name.lowercased() == name.lowercased() }.map { " (did you mean \($0.name)?)" } ?? ""
             throw StoreAccessError("unknown entity \"\(name)\"\(suggestion); \(path) has: \(model.entities.map(\.name).sorted().joined(separator: ", "))")
@@ -59,7 +59,7 @@ public struct StoreSession {
     }
 
     /// A fetch of `entityName` objects matching `predicate` (a format string), with both checked first.
-    public func objectRequest(entityName: String, predicate: String?) throws -> NSFetchRequest<NSManagedObject> {
+    package func objectRequest(entityName: String, predicate: String?) throws -> NSFetchRequest<NSManagedObject> {
         _ = try entity(named: entityName)
         let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
         request.predicate = try Self.predicate(predicate)
@@ -67,7 +67,7 @@ public struct StoreSession {
     }
 
     /// Checks that `keyPath` walks through `entity`'s properties and relationships; throws naming the bad step.
-    public func validateKeyPath(_ keyPath: String, from entity: NSEntityDescription) throws {
+    package func validateKeyPath(_ keyPath: String, from entity: NSEntityDescription) throws {
         var current = entity
         let components = keyPath.split(separator: ".").map(String.init)
         for (index, component) in components.enumerated() {
@@ -88,7 +88,7 @@ public struct StoreSession {
     /// Parses a predicate format string; nil for an absent or blank one. A syntax error becomes a headline naming
     /// the problem, then the format on a line of its own with a caret under the bad character, so that whatever
     /// prefixes the headline (`coredata: error: `, the browser's prompt) never shifts the caret off its character.
-    public static func predicate(_ format: String?) throws -> Predicates.NSPredicate? {
+    package static func predicate(_ format: String?) throws -> Predicates.NSPredicate? {
         guard let format, !format.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         do {
             return try Predicates.NSPredicate(parsing: format)
@@ -98,7 +98,7 @@ public struct StoreSession {
     }
 
     /// The keys shown by default for `entity`: stored attributes, then to-one relationships.
-    public static func defaultKeys(for entity: NSEntityDescription) -> [String] {
+    package static func defaultKeys(for entity: NSEntityDescription) -> [String] {
         let properties = entity.allProperties
         let attributes = properties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }.map(\.name)
         let toOnes = properties.compactMap { $0 as? NSRelationshipDescription }.filter { !$0.isToMany }.map(\.name)

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Whether a path is a store or a model, by what it is rather than only by its name.
-public enum SourceKind: Equatable {
+package enum SourceKind: Equatable {
     case store, model
 
     /// What `url` holds; throws when it is missing or unreadable.
-    public static func detect(_ url: URL) throws -> SourceKind {
+    package static func detect(_ url: URL) throws -> SourceKind {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw StoreAccessError("\(url.path): no such file or directory")
@@ -37,7 +37,7 @@ public enum SourceKind: Equatable {
     /// The store `path` names: `path` itself, or for a directory that is not a model the one `.sqlite` file in it
     /// (`coredata SampleStores/Recipes` opens `SampleStores/Recipes/Recipes.sqlite`). Throws, listing them, when the
     /// directory holds several stores, and says so when it holds none.
-    public static func storeFile(at path: String) throws -> String {
+    package static func storeFile(at path: String) throws -> String {
         var isDirectory: ObjCBool = false
         let url = URL(fileURLWithPath: path)
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,

@@ -4,13 +4,13 @@ import Foundation
 
 /// Turns the text of `KEY=VALUE` arguments into values of the property's type, naming the key and the expected
 /// form when the text does not fit. `NULL` sets no value.
-public enum ValueParsing {
-    public struct Assignment: Equatable, Sendable {
-        public var key: String
-        public var text: String
+package enum ValueParsing {
+    package struct Assignment: Equatable, Sendable {
+        package var key: String
+        package var text: String
     }
 
-    public static func assignments(_ arguments: [String]) throws -> [Assignment] {
+    package static func assignments(_ arguments: [String]) throws -> [Assignment] {
         try arguments.map { argument in
             guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
                 throw StoreAccessError("\"\(argument)\" is not KEY=VALUE")
@@ -20,7 +20,7 @@ public enum ValueParsing {
     }
 
     /// The value for `attribute` written as `text`.
-    public static func value(_ text: String, for attribute: NSAttributeDescription, entity: String) throws -> Any? {
+    package static func value(_ text: String, for attribute: NSAttributeDescription, entity: String) throws -> Any? {
         if text == "NULL" { return nil }
         func fail(_ expected: String) -> StoreAccessError {
             StoreAccessError("\(entity).\(attribute.name) is \(attribute.attributeType.xcodeName): \"\(text)\" is not \(expected)")
@@ -71,7 +71,7 @@ public enum ValueParsing {
 
     /// The destination of a to-one relationship written as `pN` or an object URI (`x-coredata://…/Entity/pN`),
     /// loaded in the session's context; nil for `NULL`.
-    public static func object(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObject? {
+    package static func object(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObject? {
         guard let id = try objectID(text, for: relationship, in: session) else {
             return nil
         }
@@ -85,7 +85,7 @@ public enum ValueParsing {
     /// The object ID written as `pN`, or as an object URI of the session's store (read by the library's
     /// `NSPersistentStoreCoordinator.objectID(forURIRepresentation:)`), checked against the relationship's destination;
     /// nil for `NULL`.
-    public static func objectID(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObjectID? {
+    package static func objectID(_ text: String, for relationship: NSRelationshipDescription, in session: StoreSession) throws -> NSManagedObjectID? {
         if text == "NULL" || text.isEmpty { return nil }
         guard let destination = relationship.destinationEntity else {
             throw StoreAccessError("\(relationship.name) has no destination entity")
@@ -111,7 +111,7 @@ public enum ValueParsing {
     }
 
     /// Applies assignments to an object, checking every key against the entity first.
-    public static func apply(_ assignments: [Assignment], to object: NSManagedObject, session: StoreSession) throws {
+    package static func apply(_ assignments: [Assignment], to object: NSManagedObject, session: StoreSession) throws {
         for assignment in assignments {
             guard let property = object.entity.propertiesByName[assignment.key] else {
                 throw StoreAccessError("\(object.entity.name) has no property \"\(assignment.key)\"; it has: "
