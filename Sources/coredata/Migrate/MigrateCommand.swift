@@ -1,8 +1,8 @@
 import ArgumentParser
 import CoreDataModel
+import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
-import OpenCoreData
 
 /// `coredata migrate STORE --model MODEL`: brings a store to the model's current version by lightweight
 /// (inferred) migration, stepping through every version in between, in one transaction.
