@@ -79,6 +79,7 @@ test-release: setup
 # AddressSanitizer runs with leak detection off: the Swift runtime and Foundation keep metadata caches, interned
 # strings and queue state for the life of the process, which LeakSanitizer reports at exit as leaks; they are not
 # memory errors, and suppressing them by frame would hide our own. Overflows, use-after-free and double frees abort.
+# Tests/asan-suppressions.txt says why each of its entries (defects outside our code) is there.
 ASAN_SCRATCH := .build-asan
 TSAN_SCRATCH := .build-tsan
 
@@ -87,7 +88,7 @@ test-sanitize: test-asan test-tsan
 test-asan: setup
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_SCRATCH)
 	COREDATA_BIN=$(CURDIR)/$(ASAN_SCRATCH)/debug/coredata TERMINAL_DEMO_BIN=$(CURDIR)/$(ASAN_SCRATCH)/debug/terminal-demo \
-	  OCD_SANITIZER=address OCD_TIMEOUT_SCALE=5 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1 \
+	  OCD_SANITIZER=address OCD_TIMEOUT_SCALE=5 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1:suppressions=$(CURDIR)/Tests/asan-suppressions.txt \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH)
 
 # ThreadSanitizer exits non-zero (66) when it reported any race, so a clean pass means no report at all.
