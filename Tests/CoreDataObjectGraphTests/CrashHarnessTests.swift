@@ -161,17 +161,3 @@ struct CrashHarnessTests {
         #expect(words == expected, "\(comment): the main file alone holds \(words ?? -1) words, not save \(save)'s \(expected)")
     }
 }
-
-/// SplitMix64: a small generator whose sequence depends only on the seed, so a failing run can be repeated.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(below bound: UInt64) -> UInt64 { bound == 0 ? 0 : next() % bound }
-}

@@ -181,7 +181,7 @@ struct ToManyRelationshipTests {
     func randomOrderedEditsUndoExactly(seed: UInt64) throws {
         let (stack, _) = try stack()
         let context = stack.context
-        var random = UndoTests.Seeded(state: seed)
+        var random = SeededRandom(seed: seed)
         try context.performAndWait {
             let recipes = try fetch("Recipe", context)
             let recipe = recipes[2], other = recipes[1]

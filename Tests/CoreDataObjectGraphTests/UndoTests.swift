@@ -8,18 +8,6 @@ import UndoManagement
 /// Undo and redo through a context: single changes, inserts and deletes with their cascades, and a property
 /// test of random edit sequences undone to the start and redone to the end.
 struct UndoTests {
-    /// A seeded generator (SplitMix64), so every run makes the same edits.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func stack() throws -> TestStack {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 3, recipes: 8)
         let stack = try TestStack(storeURL: url, model: model, options: [:])
@@ -67,7 +55,7 @@ struct UndoTests {
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func randomEditsUndoToTheStartAndRedoToTheEnd(seed: UInt64) throws {
         let stack = try stack()
-        var random = Seeded(state: seed)
+        var random = SeededRandom(seed: seed)
         try stack.context.performAndWait {
             var objects = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))
                 + stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Chef"))

@@ -1,0 +1,18 @@
+/// SplitMix64: a small random number generator whose sequence depends only on its seed, so a test that draws from
+/// it repeats exactly, and a failing run can be run again.
+public struct SeededRandom: RandomNumberGenerator {
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0 ..< bound` (0 when `bound` is 0).
+    public mutating func next(below bound: UInt64) -> UInt64 { bound == 0 ? 0 : next() % bound }
+}
