@@ -64,7 +64,7 @@ final class LightweightMigrationTests: XCTestCase {
             XCTAssertEqual(people.map { Support.int($0.value(forKey: "rating")) ?? -1 }, Array(repeating: 3, count: 6), "a new attribute takes its default")
             XCTAssertTrue(people.allSatisfy { $0.value(forKey: "nickname") == nil })
             for person in people {
-                let plates = (person.mutableSetValue(forKey: "cars").allObjects as! [NSManagedObject]).compactMap { $0.value(forKey: "plate") as? String }.sorted()
+                let plates = person.mutableSetValue(forKey: "cars").allObjects.compactMap { $0.value(forKey: "plate") as? String }.sorted()
                 let index = Int((person.value(forKey: "name") as! String).dropFirst())!
                 XCTAssertEqual(plates, (0..<index % 3).map { "P\(index)-\($0)" }, "the renamed entity keeps its rows and relationships")
             }
@@ -121,12 +121,12 @@ final class LightweightMigrationTests: XCTestCase {
         try context.performAndWait {
             for car in try Support.fetch("Car", in: context, sortedBy: "plate") {
                 let plate = car.value(forKey: "plate") as! String
-                let owners = (car.mutableSetValue(forKey: "owners").allObjects as! [NSManagedObject]).map { $0.value(forKey: "name") as! String }
+                let owners = car.mutableSetValue(forKey: "owners").allObjects.map { $0.value(forKey: "name") as! String }
                 XCTAssertEqual(owners, ["p" + String(plate.dropFirst().prefix { $0 != "-" })])
             }
             for person in try Support.fetch("Person", in: context, sortedBy: "name") {
                 let index = Int((person.value(forKey: "name") as! String).dropFirst())!
-                let plates = person.mutableOrderedSetValue(forKey: "cars").allObjects.map { ($0 as! NSManagedObject).value(forKey: "plate") as! String }
+                let plates = person.mutableOrderedSetValue(forKey: "cars").allObjects.map { $0.value(forKey: "plate") as! String }
                 XCTAssertEqual(plates.sorted(), (0..<index % 3).map { "P\(index)-\($0)" })
             }
         }

@@ -62,7 +62,7 @@ final class MigrationKillTests: XCTestCase {
                     for name in entity.attributesByName.keys.sorted() { fields.append("\(name)=\(object.value(forKey: name).map { "\($0)" } ?? "nil")") }
                     for (name, relationship) in entity.relationshipsByName.sorted(by: { $0.key < $1.key }) {
                         let targets = relationship.isToMany
-                            ? (object.mutableSetValue(forKey: name).allObjects as! [NSManagedObject])
+                            ? object.mutableSetValue(forKey: name).allObjects
                             : [object.value(forKey: name) as? NSManagedObject].compactMap { $0 }
                         fields.append("\(name)=" + targets.map { $0.objectID.uriRepresentation().lastPathComponent }.sorted().joined(separator: ","))
                     }

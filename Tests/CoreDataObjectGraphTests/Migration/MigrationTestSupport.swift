@@ -45,6 +45,7 @@ enum MigrationTestSupport {
         return context
     }
 
+    @discardableResult
     static func insert(_ entity: String, _ values: [String: Any], into context: NSManagedObjectContext) -> NSManagedObject {
         let object = NSEntityDescription.insertNewObject(forEntityName: entity, into: context)
         for (key, value) in values { object.setValue(value, forKey: key) }

@@ -49,7 +49,7 @@ struct StoreSQLTests {
     @Test func fetchCountWindowAndWritesKeepCoreDataStyle() throws {
         let sql = StoreSQL(model: Self.model())
         let book = sql.layout.numbering["Book"]!
-        let predicate = try NSPredicate(format: "title == %@", "Dune").predicateNode
+        let predicate = NSPredicate(format: "title == %@", "Dune").predicateNode
         let fetch = try sql.fetch(entityName: "Book", predicate: predicate,
                                   sortDescriptors: [Predicates.NSSortDescriptor(key: "isbn", ascending: false)],
                                   includesSubentities: true, limit: 10, offset: 5)
