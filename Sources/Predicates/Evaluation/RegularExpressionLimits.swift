@@ -34,20 +34,38 @@ public enum RegularExpressionLimits {
     private static let memoryLimit = Atomic<Int>(defaultBacktrackingMemoryLimit)
     private static let steps = Atomic<Int>(defaultStepLimit)
 
+    /// Limits set for the current task by ``withLimits(stepLimit:timeLimit:_:)``, which win over the shared ones.
+    private struct Scoped: Sendable {
+        var steps: Int?
+        var timeNanoseconds: Int64?
+    }
+    @TaskLocal private static var scoped = Scoped()
+
+    /// Runs `body` with these limits for the current task only (and the synchronous work it does, SQL functions
+    /// included); other tasks and threads keep the shared limits. A `nil` limit keeps the current one.
+    public static func withLimits<T>(stepLimit: Int? = nil, timeLimit: Duration? = nil, _ body: () throws -> T) rethrows -> T {
+        var limits = scoped
+        if let stepLimit { limits.steps = clampedSteps(stepLimit) }
+        if let timeLimit { limits.timeNanoseconds = max(nanoseconds(timeLimit), 1_000_000) }
+        return try $scoped.withValue(limits, operation: body)
+    }
+
+    private static func clampedSteps(_ value: Int) -> Int { min(max(value, 10_000), Int(Int32.max) * 10_000) }
+
     /// The most backtracking steps one `MATCHES` test may take; more fail with an error. ICU counts in blocks of
     /// 10,000 steps, so the limit is rounded up to a multiple of 10,000 (at least 10,000, at most 2³¹ blocks).
     public static var stepLimit: Int {
-        get { steps.load(ordering: .relaxed) }
-        set { steps.store(min(max(newValue, 10_000), Int(Int32.max) * 10_000), ordering: .relaxed) }
+        get { scoped.steps ?? steps.load(ordering: .relaxed) }
+        set { steps.store(clampedSteps(newValue), ordering: .relaxed) }
     }
 
     /// ``stepLimit`` in ICU's blocks of 10,000 steps.
-    static var stepBlocks: Int32 { Int32((steps.load(ordering: .relaxed) + 9_999) / 10_000) }
+    static var stepBlocks: Int32 { Int32((stepLimit + 9_999) / 10_000) }
 
     /// The longest one `MATCHES` test (one string against one pattern) may run; a longer one fails with an
     /// error. Shared by every thread; values below one millisecond are taken as one millisecond.
     public static var timeLimit: Duration {
-        get { .nanoseconds(timeLimitNanoseconds.load(ordering: .relaxed)) }
+        get { .nanoseconds(deadlineNanoseconds) }
         set { timeLimitNanoseconds.store(max(nanoseconds(newValue), 1_000_000), ordering: .relaxed) }
     }
 
@@ -60,12 +78,12 @@ public enum RegularExpressionLimits {
 
     /// The time limit as a short English phrase, for error messages: "1 s", "250 ms".
     static var timeLimitDescription: String {
-        let nanos = timeLimitNanoseconds.load(ordering: .relaxed)
+        let nanos = deadlineNanoseconds
         if nanos % 1_000_000_000 == 0 { return "\(nanos / 1_000_000_000) s" }
         return "\(nanos / 1_000_000) ms"
     }
 
-    static var deadlineNanoseconds: Int64 { timeLimitNanoseconds.load(ordering: .relaxed) }
+    static var deadlineNanoseconds: Int64 { scoped.timeNanoseconds ?? timeLimitNanoseconds.load(ordering: .relaxed) }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

@@ -36,19 +36,19 @@ struct RegularExpressionLimitTests {
         #expect(RegularExpressionLimits.stepLimit == RegularExpressionLimits.defaultStepLimit)
         let longer = String(repeating: "a", count: 30) + "b"
 
-        RegularExpressionLimits.stepLimit = 100_000
-        defer { RegularExpressionLimits.stepLimit = RegularExpressionLimits.defaultStepLimit }
+        // Scoped to this test's task: the shared limits other tests run under stay as they are.
         let stepError = #expect(throws: PredicateEvaluationError.self) {
-            try PredicateEvaluator.compare(.string(longer), .matches, .string(Self.pattern))
+            try RegularExpressionLimits.withLimits(stepLimit: 100_000) {
+                try PredicateEvaluator.compare(.string(longer), .matches, .string(Self.pattern))
+            }
         }
         #expect(stepError?.reason.contains("the limit of 100000 backtracking steps") == true)
 
         // The time limit alone: a step budget this large is never reached before one millisecond passes.
-        RegularExpressionLimits.stepLimit = 1_000_000_000_000
-        RegularExpressionLimits.timeLimit = .milliseconds(1)
-        defer { RegularExpressionLimits.timeLimit = RegularExpressionLimits.defaultTimeLimit }
         let timeError = #expect(throws: PredicateEvaluationError.self) {
-            try PredicateEvaluator.compare(.string(longer), .matches, .string(Self.pattern))
+            try RegularExpressionLimits.withLimits(stepLimit: 1_000_000_000_000, timeLimit: .milliseconds(1)) {
+                try PredicateEvaluator.compare(.string(longer), .matches, .string(Self.pattern))
+            }
         }
         #expect(timeError?.reason.contains("the time limit of 1 ms") == true)
     }
