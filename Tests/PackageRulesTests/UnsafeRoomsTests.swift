@@ -3,11 +3,14 @@ import Testing
 
 /// Unsafe memory tricks live in two rooms, where their invariants are stated once: the object graph's storage
 /// (`CoreDataObjectGraph/Storage`, with the `CSwiftRuntime` shim it calls) and SQLite's callback contexts
-/// (`SQLiteDatabase/Unsafe`). `@exclusivity(unchecked)` is not counted: it can only sit on the stored properties
-/// it covers (docs/ARCHITECTURE.md).
+/// (`SQLiteDatabase/Unsafe`). `@exclusivity(unchecked)` counts too: Swift takes it only on a stored property's own
+/// declaration, so the classes whose hot state carries it (`NSManagedObject`, `NSManagedObjectContext`) are declared
+/// in the storage room and extended elsewhere (docs/ARCHITECTURE.md).
 @Suite struct UnsafeRoomsTests {
     static let rooms = ["Sources/CoreDataObjectGraph/Storage/", "Sources/SQLiteDatabase/Unsafe/", "Sources/CSwiftRuntime/"]
-    static let tricks = ["Unmanaged", "swift_tryRetain", "_withUnsafeGuaranteedRef", "unowned(unsafe)"]
+    static let tricks = [
+        "Unmanaged", "swift_tryRetain", "_withUnsafeGuaranteedRef", "unowned(unsafe)", "@exclusivity(unchecked)",
+    ]
 
     @Test func unsafeTricksAppearOnlyInTheRooms() {
         var outside: [String] = []

@@ -23,8 +23,9 @@
 //    memory for its whole life and is immutable after it is built; a decoder's entity is kept alive by the select
 //    plan that holds the decoder (`SelectPlan.describedObjects`). `SlotDecoder` holds no owning reference, so the
 //    table frees its memory without deinitialising it.
-// 5. `@exclusivity(unchecked)` marks the hot state of managed objects and contexts (and a save's counters): that state
-//    belongs to the context's queue, and no access to it spans a call that could reach it again, so the runtime's
-//    dynamic exclusivity checks are skipped for it. It is the one trick outside this folder: Swift takes the
-//    attribute only on the stored property's own declaration, in `NSManagedObject`, `NSManagedObjectContext` and
-//    `SaveWriter`. Removing it costs 9-15% of the object fetches and saves (docs/BENCHMARKS.md, "Storage room").
+// 5. `@exclusivity(unchecked)` marks the hot state of managed objects and contexts: that state belongs to the
+//    context's queue, and no access to it spans a call that could reach it again, so the runtime's dynamic
+//    exclusivity checks are skipped for it. Swift takes the attribute only on a stored property's own declaration,
+//    so `NSManagedObject` and `NSManagedObjectContext` are declared in this folder (stored state, initialisers and
+//    the members subclasses override) and extended elsewhere. Removing it costs 9-15% of the object fetches and
+//    saves (docs/BENCHMARKS.md, "Storage room"); a save's own counters (`SaveWriter`) did not earn it and run checked.

@@ -109,11 +109,11 @@ final class SaveWriter {
     /// The SQL log's level when the save began: bindings are collected only when it would print them. The level
     /// decides what is logged, never what is bound or how.
     let logLevel: Int
-    // `@exclusivity(unchecked)`: see `MemorySafety.swift`, invariant 5.
-    @exclusivity(unchecked) private(set) var statements = 0
-    @exclusivity(unchecked) private(set) var steps = 0
+    /// Statements run and virtual-machine steps taken, for the statistics.
+    private(set) var statements = 0
+    private(set) var steps = 0
     /// The values bound to the statement being prepared for a run, collected only for the SQL log.
-    @exclusivity(unchecked) private var loggedBindings: [SQLiteValue] = []
+    private var loggedBindings: [SQLiteValue] = []
 
     init(connection: Connection, cache: SaveStatementCache, storePath: String?) {
         self.connection = connection

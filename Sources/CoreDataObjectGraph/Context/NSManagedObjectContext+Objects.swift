@@ -2,116 +2,9 @@ import CoreDataModel
 import Foundation
 import UndoManagement
 
-/// A scratch pad of managed objects on one queue: it fetches, fulfils faults, keeps one object per ID, and
-/// (with the write half) tracks changes and saves them.
-///
-/// Reach a context only through `perform` and `performAndWait` (or from the main thread for a main-queue context);
-/// objects it returns belong to its queue.
-public final class NSManagedObjectContext: @unchecked Sendable {
-    public enum ConcurrencyType: Sendable {
-        /// The context runs on the main queue (the UI's).
-        case mainQueueConcurrencyType
-        /// The context owns a private serial queue.
-        case privateQueueConcurrencyType
-    }
-
-    public let concurrencyType: ConcurrencyType
-    public var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
-        didSet { coordinatorStatistics = persistentStoreCoordinator?.statistics }
-    }
-    /// The coordinator's statistics, kept apart for firing faults: reaching them through the coordinator retained and
-    /// released it, and stores refer to their coordinator weakly, so each of those took the runtime's slow path.
-    @exclusivity(unchecked) private var coordinatorStatistics: CoreDataStatistics?
-    /// A name for debugging and for the SQL log.
-    public var name: String?
-    // Read on every change of every object (exclusivity: see `changedObjects`).
-    /// Records every change so it can be undone; nil (the default) records nothing.
-    @exclusivity(unchecked) public var undoManager: UndoManager?
-    /// How a save resolves optimistic-locking conflicts; `.error` (the default) fails the save and lists them.
-    public var mergePolicy: NSMergePolicy = .error
-    /// The context a child context saves into; a child's fetches see its parent's unsaved changes.
-    public var parent: NSManagedObjectContext? {
-        didSet { if let parent { persistentStoreCoordinator = parent.persistentStoreCoordinator } }
-    }
-
-    /// Registered objects, not kept alive: an object nobody references leaves the context (Core Data keeps only
-    /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
-    let registry = ObjectRegistry()
-
-    // The change-tracking state below is touched on every change of every object, on the context's queue only:
-    // `@exclusivity(unchecked)`: see `MemorySafety.swift`, invariant 5.
-    /// Objects with unsaved changes, held strongly until they are saved or rolled back.
-    @exclusivity(unchecked) var changedObjects = TrackedObjects(.changed)
-    /// Changed objects not yet announced by an objects-did-change notification.
-    @exclusivity(unchecked) var unpostedChanges = TrackedObjects(.unposted)
-    /// Deleted objects whose delete rules have not been applied yet.
-    @exclusivity(unchecked) var pendingDeletions: [NSManagedObject] = []
-    /// The class and slots of the entity whose object was created last: fetches create many objects of one entity
-    /// in a row, and finding them costs two locks and a walk up the entity's ancestors.
-    @exclusivity(unchecked) private var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,
-                                  type: NSManagedObject.Type, slots: PropertySlots)?
-    /// The entity `insertNewObject(forEntityName:into:)` found last, by name and model: inserts come in runs of one
-    /// entity, and comparing a short name costs less than hashing it.
-    @exclusivity(unchecked) private var lastEntityByName: (name: String, model: NSManagedObjectModel, generation: Int,
-                                                           entity: NSEntityDescription)?
-    private let queue: DispatchQueue
-    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-
-    public init(concurrencyType: ConcurrencyType) {
-        self.concurrencyType = concurrencyType
-        switch concurrencyType {
-        case .mainQueueConcurrencyType: queue = .main
-        case .privateQueueConcurrencyType: queue = DispatchQueue(label: "OpenCoreData.NSManagedObjectContext")
-        }
-        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-    }
-
-    deinit {
-        // Objects refer to their context unretained (see `NSManagedObject.contextReference`): every object that names
-        // this context is in its registry, and learns here that the context is gone. Prefetched destinations can form
-        // cycles between objects (as fulfilled relationships do in Core Data, where `reset()` breaks them); a context
-        // that goes away breaks them for its objects.
-        for object in registry.liveObjects {
-            object.managedObjectContext = nil
-            object.sideState?.prefetchedDestinations.removeAll()
-        }
-    }
-
-    // MARK: Concurrency
-
-    /// Runs `block` on the context's queue, asynchronously.
-    public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
-    }
-
-    /// Runs `block` on the context's queue and waits for it; runs it at once when already on that queue.
-    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnQueue { return try block() }
-        return try queue.sync(execute: block)
-    }
-
-    /// Runs `block` on the context's queue and returns its result (Swift concurrency form of `perform`).
-    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try block() })
-            }
-        }
-    }
-
-    /// In debug builds, traps when the context is used off its queue (Core Data's concurrency debugging):
-    /// wrap the call in `perform` or `performAndWait`.
-    func assertOnQueue(_ function: StaticString = #function) {
-        #if DEBUG
-        precondition(isOnQueue, "NSManagedObjectContext.\(function) called off the context's queue; use perform or performAndWait")
-        #endif
-    }
-
-    private var isOnQueue: Bool {
-        if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread { return true }
-        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
-    }
-
+// Registered objects and faults; the context's declaration, with the stored state, is in the storage room
+// (`Storage/NSManagedObjectContext.swift`).
+extension NSManagedObjectContext {
     // MARK: Objects
 
     /// The object for `objectID`: the registered one, or a new fault (no store access).
@@ -342,4 +235,3 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         }
     }
 }
-

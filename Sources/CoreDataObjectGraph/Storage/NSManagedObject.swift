@@ -1,0 +1,96 @@
+import CoreDataModel
+import Foundation
+import KeyValueCoding
+
+/// An object of a managed object context: the in-memory form of one row, with Apple's faulting and uniquing.
+///
+/// A fresh object is usually a *fault*: it knows its ID but holds no values until one is read, when the context
+/// fulfils it from the row cache or the store. One context holds at most one object per ID.
+/// Managed objects belong to their context's queue and are not `Sendable`; pass `objectID`s between threads.
+open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
+    // The stored state is declared here, in the storage room, because its hot part skips the runtime's exclusivity
+    // checks (`MemorySafety.swift`, invariant 5); the rest of the class is in `ObjectGraph/NSManagedObject+*.swift`.
+    @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
+
+    /// The object's entity (its ID's: one reference fewer to keep per object).
+    public final var entity: NSEntityDescription { objectID.entity }
+
+    /// The context that registered the object; nil once the context is gone or has reset.
+    public final internal(set) var managedObjectContext: NSManagedObjectContext? {
+        get { contextReference.context }
+        set { contextReference = UnownedContextReference(newValue) }
+    }
+    /// The registering context, unretained (see `UnownedContextReference`).
+    @exclusivity(unchecked) final var contextReference: UnownedContextReference
+
+    /// The stored values, slot by slot; nil while the object is a fault.
+    @exclusivity(unchecked) var storedValues: [StoredValue]?
+    /// The optimistic-locking version the values were read at.
+    @exclusivity(unchecked) var snapshotVersion: Int64 = 0
+    /// The values of the row a fetch read for this fault, kept until the fault fires; the row's version waits in
+    /// `snapshotVersion` (apart, rather than a whole `Snapshot?`, to keep the object small).
+    @exclusivity(unchecked) final var pendingValues: [StoredValue]?
+    let slots: PropertySlots
+    /// Change tracking (see `NSManagedObject+Changes.swift`): the values as last saved, and what changed since.
+    @exclusivity(unchecked) var changes = ObjectChanges()
+    /// The stamp the object last entered its context's changed objects with (see `TrackedObjects`): saves write
+    /// objects in this order.
+    @exclusivity(unchecked) var changeOrder = 0
+    /// The stamp the object last entered its context's objects awaiting an objects-did-change notice with.
+    @exclusivity(unchecked) final var unpostedStamp = 0
+    /// Which of its context's `TrackedObjects` sets hold the object (bits of `TrackedObjects.Membership`).
+    @exclusivity(unchecked) final var trackingMarks: UInt8 = 0
+    /// The registry slot the object was filed in (`RegistryBlocks`), or -1 for the registry's hash table.
+    @exclusivity(unchecked) final var registrySlot: Int32 = -1
+    /// The registry that lists the object (its context's), told when the object goes away.
+    @exclusivity(unchecked) final var registration: ObjectRegistry?
+    /// State most objects never need, allocated on first use (see `NSManagedObject+SideState.swift`).
+    @exclusivity(unchecked) final var sideState: SideState?
+
+    /// Creates an object for `entity` (its ID's), registered in `context` when one is given; contexts create objects
+    /// through `object(with:)` and fetches.
+    // Borrowed (`__shared`) arguments: the caller need not retain what the object does not keep.
+    public required init(entity: __shared NSEntityDescription, objectID: __shared NSManagedObjectID,
+                         context: __shared NSManagedObjectContext?, slots: __shared PropertySlots) {
+        assert(entity === objectID.entity, "an object's entity is its ID's")
+        self.objectID = objectID
+        self.slots = slots
+        contextReference = UnownedContextReference(context)
+        contextReference.register(self, as: objectID)
+    }
+
+    deinit {
+        // Any thread may run this (`MemorySafety.swift`, invariant 1).
+        registration?.objectWillDeinitialize(self)
+    }
+
+    /// The value of a property, firing the fault if needed: attribute values as Swift values (`Int64`, `Double`,
+    /// `String`, `Date`, `Decimal`, `Data`, `UUID`, `URL`, `Bool`), a to-one destination as its object, a to-many
+    /// relationship as `Set<NSManagedObject>` (or `[NSManagedObject]` when ordered). Unknown keys trap, as Apple's
+    /// `valueForUndefinedKey:` raises.
+    open func value(forKey key: String) -> Any? { propertyValue(forKey: key) }
+
+    // MARK: Validation hooks
+
+    /// Checks before an inserted object is saved: optionality, bounds, patterns and counts from the model.
+    /// Override to add your own checks (call `super`); throw to refuse the save.
+    open func validateForInsert() throws { try validateStoredProperties() }
+    /// Checks before an updated object is saved; override as `validateForInsert()`.
+    open func validateForUpdate() throws { try validateStoredProperties() }
+    /// Checks before a deletion is saved; the default enforces Deny delete rules.
+    open func validateForDelete() throws { try validateDenyRules() }
+
+    // MARK: Identity
+
+    public static func == (lhs: NSManagedObject, rhs: NSManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        let state = isFault ? "<fault>" : "{\(slots.properties.map(\.name).joined(separator: ", "))}"
+        return "<\(entity.name): \(objectID.uriRepresentation().absoluteString)> \(state)"
+    }
+}
+
+/// Managed objects live on their context's queue: the compiler refuses to send them elsewhere.
+@available(*, unavailable)
+extension NSManagedObject: @unchecked Sendable {}
