@@ -4,9 +4,11 @@ import Foundation
 import Synchronization
 
 /// Migrates a store from a source model to a destination model under a mapping model (Apple's
-/// `NSMigrationManager`). OpenCoreData runs mappings whose value expressions are `$source.<key>` copies (every
-/// inferred mapping) as SQL on a copy of the SQLite store; `migrationProgress` advances per statement, and
-/// `cancelMigrationWithError(_:)` stops it with nothing written at the destination.
+/// `NSMigrationManager`). Mappings whose value expressions are `$source.<key>` copies (every inferred mapping) run as
+/// SQL on a copy of the SQLite store; any other mapping (value expressions with key paths and `FUNCTION` calls, entity
+/// migration policies) runs object by object in Apple's three phases (`NSMigrationManager+Phases.swift`).
+/// `migrationProgress` advances as it runs, and `cancelMigrationWithError(_:)` stops it with nothing written at the
+/// destination.
 public final class NSMigrationManager: @unchecked Sendable {
     public let sourceModel: NSManagedObjectModel
     public let destinationModel: NSManagedObjectModel
@@ -16,6 +18,8 @@ public final class NSMigrationManager: @unchecked Sendable {
     /// Apple's store-specific (in-place SQL) path; OpenCoreData always takes it.
     public var usesStoreSpecificMigrationManager = true
     private let state = Mutex(State())
+    /// The source and destination contexts and the associations of a running object-by-object migration.
+    var objectMigration: ObjectMigration?
 
     private struct State {
         var progress: Float = 0
@@ -36,21 +40,44 @@ public final class NSMigrationManager: @unchecked Sendable {
         state.withLock { $0.cancellation = error }
     }
 
+    func setProgress(_ progress: Float) {
+        state.withLock { $0.progress = progress }
+    }
+
+    /// Throws the error a `cancelMigrationWithError(_:)` gave.
+    func checkCancellation() throws {
+        if let cancellation = state.withLock({ $0.cancellation }) { throw cancellation }
+    }
+
     /// Migrates the store of `sourceType` at `sourceURL` into a new store at `destinationURL` (which must not exist),
     /// as Apple's manager does: the source is never changed, and on failure nothing is left at the destination.
     /// `mapping` nil means the inferred mapping.
     public func migrateStore(from sourceURL: URL, sourceType: String, options sourceOptions: [String: Any]? = nil,
                              with mapping: NSMappingModel?, toDestinationURL destinationURL: URL, destinationType: String,
                              destinationOptions: [String: Any]? = nil) throws {
-        guard sourceType == NSSQLiteStoreType, destinationType == NSSQLiteStoreType else {
-            throw CoreDataError(.migrationManagerSourceStore, "migration runs between SQLite stores only (asked \(sourceType) → \(destinationType))")
-        }
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
             throw CoreDataError(.migrationManagerDestinationStore, "\(destinationURL.path): a file already exists there; migration never overwrites one")
         }
         state.withLock { $0.progress = 0 }
         // A cancellation applies to one migration.
         defer { state.withLock { $0.cancellation = nil } }
+        if let mapping, !Self.runsAsSQL(mapping) {
+            mappingModel = mapping
+            do {
+                try migrateObjects(from: sourceURL, sourceType: sourceType, sourceOptions: sourceOptions, mapping: mapping,
+                                   to: destinationURL, destinationType: destinationType, destinationOptions: destinationOptions)
+            } catch {
+                try? NSSQLiteStore.destroyFiles(at: destinationURL)
+                if state.withLock({ $0.cancellation }) != nil {
+                    throw CoreDataError(.migrationCancelled, "\(sourceURL.path): the migration was cancelled (\(error))", underlyingError: error)
+                }
+                throw error
+            }
+            return
+        }
+        guard sourceType == NSSQLiteStoreType, destinationType == NSSQLiteStoreType else {
+            throw CoreDataError(.migrationManagerSourceStore, "a mapping of $source.<key> copies runs between SQLite stores only (asked \(sourceType) → \(destinationType))")
+        }
         try NSSQLiteStore.copyStore(to: destinationURL, from: sourceURL)
         do {
             try Self.migrateSQLiteStore(at: destinationURL, sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping) { [self] step, total in

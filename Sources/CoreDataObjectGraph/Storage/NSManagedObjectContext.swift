@@ -66,6 +66,14 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
 
+    /// A private-queue context on `other`'s queue, so that one block may use both (the migration manager's source
+    /// and destination contexts, used together by policies as Apple's confined contexts are).
+    init(sharingQueueOf other: NSManagedObjectContext) {
+        concurrencyType = .privateQueueConcurrencyType
+        queue = other.queue
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    }
+
     deinit {
         // Objects refer to their context unretained (see `NSManagedObject.contextReference`): every object that names
         // this context is in its registry, and learns here that the context is gone. Prefetched destinations can form

@@ -181,7 +181,21 @@ enum FunctionEvaluation {
     static func callMethod(
         _ selector: String, on receiver: ConstantValue, _ arguments: [ConstantValue]
     ) throws(PredicateEvaluationError) -> ConstantValue {
+        if case .object(let object) = receiver, let target = object.value as? any ExpressionFunctionReceiver {
+            do {
+                return ConstantValue(any: try target.evaluateFunction(selector, arguments: arguments.map(\.anyValue)))
+            } catch let error as PredicateEvaluationError {
+                throw error
+            } catch {
+                throw PredicateEvaluationError("FUNCTION '\(selector)' on \(type(of: target)) failed: \(error)")
+            }
+        }
         switch (selector, receiver) {
+        case ("valueForKeyPath:", _), ("valueForKey:", _):
+            guard arguments.count == 1, case .string(let path) = arguments[0] else {
+                throw PredicateEvaluationError("FUNCTION '\(selector)' takes one key path string")
+            }
+            return ConstantValue(any: KeyValueLookup.value(of: receiver.anyValue, forKeyPath: path))
         case ("lowercaseString", .string(let text)): return .string(text.lowercased())
         case ("uppercaseString", .string(let text)): return .string(text.uppercased())
         case ("length", .string(let text)): return .integer(Int64(text.utf16.count))

@@ -1,0 +1,242 @@
+import CoreDataModel
+import Foundation
+import Predicates
+
+/// The object-by-object migration of a mapping model that SQL cannot run: value expressions beyond `$source.<key>`
+/// copies, `FUNCTION($manager, …)` calls, and entity migration policies. Apple's three phases, over a source context
+/// on the source store and a destination context on a new store: create every destination instance, then every
+/// relationship, then validate, then save once.
+extension NSMigrationManager {
+    /// The objects of the running migration: per entity mapping, each source object and its destination instances.
+    final class ObjectMigration {
+        let sourceContext: NSManagedObjectContext
+        let destinationContext: NSManagedObjectContext
+        /// By mapping name: source object ID → destination objects, in creation order.
+        var destinationsBySource: [String: [NSManagedObjectID: [NSManagedObject]]] = [:]
+        /// By mapping name: destination object ID → source objects.
+        var sourcesByDestination: [String: [NSManagedObjectID: [NSManagedObject]]] = [:]
+        /// By mapping name: the destination instances, in creation order (phase 2 walks them).
+        var destinations: [String: [NSManagedObject]] = [:]
+        var currentEntityMapping: NSEntityMapping?
+
+        init(sourceContext: NSManagedObjectContext, destinationContext: NSManagedObjectContext) {
+            self.sourceContext = sourceContext
+            self.destinationContext = destinationContext
+        }
+    }
+
+    /// Whether `mapping` can run as SQL on the SQLite store: no policy, and every value expression absent or a
+    /// `$source.<key>` copy.
+    static func runsAsSQL(_ mapping: NSMappingModel) -> Bool {
+        mapping.entityMappings.allSatisfy { entityMapping in
+            (entityMapping.entityMigrationPolicyClassName ?? "").isEmpty
+                && ((entityMapping.attributeMappings ?? []) + (entityMapping.relationshipMappings ?? [])).allSatisfy {
+                    $0.valueExpression == nil || $0.sourcePropertyName != nil
+                }
+        }
+    }
+
+    // MARK: Apple's manager API
+
+    /// The context on the source store during a migration (nil otherwise).
+    public var sourceContext: NSManagedObjectContext? { objectMigration?.sourceContext }
+    /// The context on the new destination store during a migration (nil otherwise).
+    public var destinationContext: NSManagedObjectContext? { objectMigration?.destinationContext }
+    /// The entity mapping being processed.
+    public var currentEntityMapping: NSEntityMapping? { objectMigration?.currentEntityMapping }
+
+    /// Records that `destinationInstance` was made from `sourceInstance` under `entityMapping`.
+    public func associate(sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
+                          for entityMapping: NSEntityMapping) {
+        guard let migration = objectMigration else { return }
+        migration.destinationsBySource[entityMapping.name, default: [:]][sourceInstance.objectID, default: []].append(destinationInstance)
+        migration.sourcesByDestination[entityMapping.name, default: [:]][destinationInstance.objectID, default: []].append(sourceInstance)
+        migration.destinations[entityMapping.name, default: []].append(destinationInstance)
+    }
+
+    /// The destination instances made from `sourceInstances` under the mapping named `mappingName` (all of them
+    /// when `sourceInstances` is nil).
+    public func destinationInstances(forEntityMappingName mappingName: String, sourceInstances: [NSManagedObject]?) -> [NSManagedObject] {
+        guard let migration = objectMigration else { return [] }
+        guard let sourceInstances else { return migration.destinations[mappingName] ?? [] }
+        let table = migration.destinationsBySource[mappingName] ?? [:]
+        return sourceInstances.flatMap { table[$0.objectID] ?? [] }
+    }
+
+    /// The source instances `destinationInstances` were made from under the mapping named `mappingName` (all of
+    /// them when `destinationInstances` is nil).
+    public func sourceInstances(forEntityMappingName mappingName: String, destinationInstances: [NSManagedObject]?) -> [NSManagedObject] {
+        guard let migration = objectMigration else { return [] }
+        let table = migration.sourcesByDestination[mappingName] ?? [:]
+        guard let destinationInstances else { return table.values.flatMap { $0 } }
+        return destinationInstances.flatMap { table[$0.objectID] ?? [] }
+    }
+
+    /// The source model's entity of `mapping`.
+    public func sourceEntity(for mapping: NSEntityMapping) -> NSEntityDescription? {
+        mapping.sourceEntityName.flatMap { sourceModel.entitiesByName[$0] }
+    }
+
+    /// The destination model's entity of `mapping`.
+    public func destinationEntity(for mapping: NSEntityMapping) -> NSEntityDescription? {
+        mapping.destinationEntityName.flatMap { destinationModel.entitiesByName[$0] }
+    }
+
+    /// The request a generated `sourceExpression` runs: the instances of `entityName` itself (not its subentities,
+    /// which have mappings of their own) that match `predicateString`.
+    public func fetchRequestForSourceEntityNamed(_ entityName: String, predicateString: String) throws -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+        request.includesSubentities = false
+        if predicateString != "TRUEPREDICATE" {
+            do {
+                request.predicate = try NSPredicate(parsing: predicateString)
+            } catch {
+                throw CoreDataError(.migration, "source predicate \(predicateString) of \(entityName): \(error)", underlyingError: error)
+            }
+        }
+        return request
+    }
+
+    // MARK: The default steps
+
+    /// `NSEntityMigrationPolicy.createDestinationInstances(forSource:in:manager:)` as Apple's default does it.
+    func createDefaultDestinationInstance(forSource source: NSManagedObject, in mapping: NSEntityMapping,
+                                          policy: NSEntityMigrationPolicy) throws {
+        guard let migration = objectMigration, let entity = destinationEntity(for: mapping) else {
+            throw CoreDataError(.migration, "entity mapping \(mapping.name) has no destination entity in the destination model")
+        }
+        let destination = NSManagedObject(entity: entity, insertInto: migration.destinationContext)
+        for propertyMapping in mapping.attributeMappings ?? [] {
+            guard let name = propertyMapping.name, let expression = propertyMapping.valueExpression else { continue }
+            let value = try evaluate(expression, of: propertyMapping, in: mapping, source: source, destination: destination, policy: policy)
+            do {
+                try destination.setValidatedValue(value, forKey: name)
+            } catch {
+                throw CoreDataError(.migration, "\(mapping.name).\(name) = \(expression) gave \(String(describing: value)): \(error)",
+                                    underlyingError: error)
+            }
+        }
+        associate(sourceInstance: source, withDestinationInstance: destination, for: mapping)
+    }
+
+    /// `NSEntityMigrationPolicy.createRelationships(forDestination:in:manager:)` as Apple's default does it.
+    func createDefaultRelationships(forDestination destination: NSManagedObject, in mapping: NSEntityMapping,
+                                    policy: NSEntityMigrationPolicy) throws {
+        guard let migration = objectMigration else { return }
+        let sources = sourceInstances(forEntityMappingName: mapping.name, destinationInstances: [destination])
+        guard let source = sources.first else { return }
+        for propertyMapping in mapping.relationshipMappings ?? [] {
+            guard let name = propertyMapping.name, let expression = propertyMapping.valueExpression,
+                  let relationship = destination.entity.relationshipsByName[name] else { continue }
+            let value = try evaluate(expression, of: propertyMapping, in: mapping, source: source, destination: destination, policy: policy)
+            let objects = try destinationObjects(for: value, migration: migration, relationship: relationship, mapping: mapping)
+            if relationship.isToMany {
+                let value: Any = relationship.isOrdered ? objects as Any : Set(objects) as Any
+                try destination.setValidatedValue(value, forKey: name)
+            } else {
+                guard objects.count <= 1 else {
+                    throw CoreDataError(.migration, "\(mapping.name).\(name) = \(expression) gave \(objects.count) objects for a to-one relationship")
+                }
+                try destination.setValidatedValue(objects.first, forKey: name)
+            }
+        }
+    }
+
+    /// The destination objects a relationship expression's value stands for: destination objects as they are, source
+    /// objects through the mapping that made their destination instance.
+    private func destinationObjects(for value: Any?, migration: ObjectMigration, relationship: NSRelationshipDescription,
+                                    mapping: NSEntityMapping) throws -> [NSManagedObject] {
+        guard let value else { return [] }
+        let elements: [Any]
+        if let object = value as? NSManagedObject {
+            elements = [object]
+        } else if let many = value as? [Any] {
+            elements = many
+        } else {
+            throw CoreDataError(.migration, "\(mapping.name).\(relationship.name): the value expression gave \(type(of: value)), not objects")
+        }
+        var result: [NSManagedObject] = []
+        for element in elements {
+            if element is NSNull { continue }
+            guard let object = element as? NSManagedObject else {
+                throw CoreDataError(.migration, "\(mapping.name).\(relationship.name): the value expression gave \(type(of: element)), not an object")
+            }
+            if object.managedObjectContext === migration.destinationContext {
+                result.append(object)
+                continue
+            }
+            // A source object: its destination instance under any mapping of its entity.
+            let found = migration.destinationsBySource.values.lazy.compactMap { $0[object.objectID] }.first ?? []
+            result.append(contentsOf: found)
+        }
+        return result
+    }
+
+    /// The value of `expression` with Apple's variables bound.
+    private func evaluate(_ expression: String, of propertyMapping: NSPropertyMapping, in mapping: NSEntityMapping,
+                          source: NSManagedObject, destination: NSManagedObject, policy: NSEntityMigrationPolicy) throws -> Any? {
+        let parsed: Predicates.NSExpression
+        do {
+            parsed = try Predicates.NSExpression(parsing: expression)
+        } catch {
+            throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?"): value expression \(expression): \(error)", underlyingError: error)
+        }
+        let variables: [String: Any] = [
+            NSMigrationManagerKey: self, NSMigrationSourceObjectKey: source, NSMigrationDestinationObjectKey: destination,
+            NSMigrationEntityMappingKey: mapping, NSMigrationPropertyMappingKey: propertyMapping, NSMigrationEntityPolicyKey: policy,
+        ]
+        do {
+            return try PredicateEvaluator(evaluatedObject: source, variables: variables).value(of: parsed.expressionNode).anyValue
+        } catch {
+            throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression): \(error.reason)", underlyingError: error)
+        }
+    }
+}
+
+extension NSMigrationManager: ExpressionFunctionReceiver {
+    /// The manager's methods that value and source expressions call: `destinationInstancesForEntityMappingNamed:
+    /// sourceInstances:`, `sourceInstancesForEntityMappingNamed:destinationInstances:` and
+    /// `fetchRequestForSourceEntityNamed:predicateString:`.
+    public func evaluateFunction(_ selector: String, arguments: [Any?]) throws -> Any? {
+        func objects(_ value: Any?) -> [NSManagedObject]? {
+            guard let value, !(value is NSNull) else { return nil }
+            if let object = value as? NSManagedObject { return [object] }
+            return (value as? [Any])?.compactMap { $0 as? NSManagedObject }
+        }
+        switch selector {
+        case "destinationInstancesForEntityMappingNamed:sourceInstances:":
+            guard arguments.count == 2, let name = arguments[0] as? String else { break }
+            // A nil source (a nil to-one) has no destination instances.
+            guard let sources = objects(arguments[1]) else { return [Any]() }
+            return destinationInstances(forEntityMappingName: name, sourceInstances: sources) as [Any]
+        case "sourceInstancesForEntityMappingNamed:destinationInstances:":
+            guard arguments.count == 2, let name = arguments[0] as? String else { break }
+            guard let destinations = objects(arguments[1]) else { return [Any]() }
+            return sourceInstances(forEntityMappingName: name, destinationInstances: destinations) as [Any]
+        case "fetchRequestForSourceEntityNamed:predicateString:":
+            guard arguments.count == 2, let entity = arguments[0] as? String, let predicate = arguments[1] as? String else { break }
+            return try fetchRequestForSourceEntityNamed(entity, predicateString: predicate)
+        default:
+            throw CoreDataError(.migration, "NSMigrationManager has no method \(selector) for an expression")
+        }
+        throw CoreDataError(.migration, "NSMigrationManager.\(selector): wrong arguments \(arguments)")
+    }
+}
+
+extension NSManagedObject {
+    /// `setValue(_:forKey:)` for a value a migration computed: a key the entity lacks or a value of the wrong type
+    /// throws instead of trapping.
+    fileprivate func setValidatedValue(_ value: Any?, forKey key: String) throws {
+        guard let property = entity.propertiesByName[key] else {
+            throw CoreDataError(.migration, "\(entity.name) has no property \(key)")
+        }
+        if let attribute = property as? NSAttributeDescription, !attribute.isTransient {
+            do {
+                _ = try StoredValue(assigning: value, to: attribute)
+            } catch {
+                throw CoreDataError(.migration, "\(entity.name).\(key): \(error)", underlyingError: error)
+            }
+        }
+        setValue(value, forKey: key)
+    }
+}
