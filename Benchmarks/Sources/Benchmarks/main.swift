@@ -15,7 +15,7 @@ let usage = """
                       [--output FILE] [--trimming-allocator]
       --quick               reduced sizes (under two minutes once built)
       --only SECTION        sections whose name contains SECTION: words, items, batch, count, prefetch, predicates,
-                            saves, cascade, import, memory, browser
+                            saves, cascade, import, memory, browser, migration
       --workload TEXT       workloads whose name contains TEXT (within the chosen sections)
       --implementation TEXT implementations whose name contains TEXT; end TEXT with $ for an exact name
       --rounds N            timed rounds after the warm-up (0 for a single run under callgrind)
@@ -108,16 +108,18 @@ struct Sizes {
     /// Records imported by find-or-create, `importBatch` per save.
     var imports: Int
     var importBatch: Int
+    /// Records in the store a model change migrates.
+    var migrationRows: Int
     var iterations: Int
 
     static let full = Sizes(words: 500_000, items: 200_000, itemInserts: 50_000, batchSmall: 1_000_000,
                             batchLarge: 10_000_000, recipes: 10_000, memoryRows: 1_000_000, saves: 100_000,
                             saveBatch: 10_000, cascadeParents: 10_000, cascadeBatch: 1_000, imports: 20_000,
-                            importBatch: 1_000, iterations: 5)
+                            importBatch: 1_000, migrationRows: 1_000_000, iterations: 5)
     static let quick = Sizes(words: 100_000, items: 50_000, itemInserts: 20_000, batchSmall: 100_000,
                              batchLarge: 1_000_000, recipes: 2_000, memoryRows: 1_000_000, saves: 20_000,
                              saveBatch: 5_000, cascadeParents: 2_000, cascadeBatch: 500, imports: 5_000,
-                             importBatch: 1_000, iterations: 3)
+                             importBatch: 1_000, migrationRows: 100_000, iterations: 3)
 }
 
 let quick = arguments.contains("--quick")
@@ -179,6 +181,9 @@ do {
     }
     if wanted("import") {
         results.append(runner.run(try FindOrCreate.workload(factory: stores, count: sizes.imports, batch: sizes.importBatch)))
+    }
+    if wanted("migration") {
+        results += try MigrationWorkloads.workloads(factory: stores, rows: sizes.migrationRows).filter(wanted).map(runner.run)
     }
     if wanted("memory") {
         memory = try ResidentMemory.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows)
