@@ -48,12 +48,12 @@ extension NSPersistentStoreCoordinator {
             store.url = url
             rowCache.removeAll()
             do {
-                try store.load()
+                try store.loadStore()
                 store.hasUnsavedMetadata = false
                 return true
             } catch {
                 store.url = previous
-                try? store.load()
+                try? store.loadStore()
                 return false
             }
         }
@@ -86,7 +86,7 @@ extension NSPersistentStoreCoordinator {
             defer {
                 if let open {
                     rowCache.removeAll()
-                    try? open.load()
+                    try? open.loadStore()
                 }
             }
             try storeClass.replaceStore(at: destinationURL, withStoreFrom: sourceURL, options: sourceOptions ?? [:])
@@ -107,7 +107,7 @@ extension NSPersistentStoreCoordinator {
         guard persistentStores.contains(where: { $0 === store }) else {
             throw CoreDataError(.persistentStoreOperation, "\(store.url?.path ?? "the store"): not a store of this coordinator, so it cannot be migrated")
         }
-        guard !FileManager.default.fileExists(atPath: url.path) else {
+        guard destinationClass.keepsNoFiles || !FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError(.persistentStoreOperation,
                                 "\(url.path): a file already exists there; migration writes a new store and never overwrites one "
                                     + "(destroyPersistentStore(at:ofType:options:) removes it)")
@@ -123,6 +123,14 @@ extension NSPersistentStoreCoordinator {
                 metadata[key] = value
             }
             let complete = StoreMetadataValues.completed(metadata, storeType: storeType, current: destination.metadata)
+            if destination.keepsNoFile {
+                // A store in memory is its objects: it moves to this coordinator as it is, rather than being opened again.
+                destination.metadata = complete
+                scratch.detach(destination)
+                attach(destination)
+                try remove(store)
+                return destination
+            }
             try scratch.remove(destination)
             try destinationClass.setMetadata(complete, forPersistentStoreAt: url)
         } catch {
