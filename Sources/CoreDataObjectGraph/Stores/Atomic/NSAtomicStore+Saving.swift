@@ -55,6 +55,8 @@ extension NSAtomicStore {
         var added: [NSAtomicStoreCacheNode] = []
         do {
             pendingProblems = []
+            destinationsMayBeMissing = true
+            defer { destinationsMayBeMissing = false }
             for object in request.inserted {
                 let node = newCacheNode(for: object)
                 guard node.objectID == object.objectID else {
@@ -66,6 +68,7 @@ extension NSAtomicStore {
                 added.append(node)
             }
             // Relationships between objects inserted together find each other's nodes now that all of them exist.
+            destinationsMayBeMissing = false
             for (object, node) in zip(request.inserted, added) where !object.slots.persistentRelationships.isEmpty {
                 updateCacheNode(node, from: object)
             }

@@ -26,6 +26,9 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     var pendingNodes: [NSManagedObjectID: NSAtomicStoreCacheNode] = [:]
     /// Permanent IDs by the temporary ones objects had when a save began (relationships still hold those).
     var permanentIDsDuringSave: [NSManagedObjectID: NSManagedObjectID] = [:]
+    /// While new nodes are made one by one, a destination saved in the same save may have no node yet: it is found
+    /// when the nodes are updated once all exist, so a missing one is not a problem until then.
+    var destinationsMayBeMissing = false
     /// What went wrong in a call that cannot throw (Apple's signatures): reported by the load or save that made it.
     var pendingProblems: [String] = []
 
@@ -147,6 +150,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     private func destinationNode(_ id: NSManagedObjectID, of object: NSManagedObject, property: String) -> NSAtomicStoreCacheNode? {
         let resolved = permanentIDsDuringSave[id] ?? id
         if let node = cacheNode(for: resolved) { return node }
+        if destinationsMayBeMissing { return nil }
         pendingProblems.append("\(object.objectID.uriRepresentation().absoluteString): \(property) leads to "
                                + "\(resolved.uriRepresentation().absoluteString), which is not in \(urlDescription)")
         return nil
