@@ -14,6 +14,11 @@ extension NSAtomicStore {
         var updatedNodes: [NSAtomicStoreCacheNode] = []
         updatedNodes.reserveCapacity(request.updated.count)
         for object in request.updated {
+            // An object changed only through the inverse of a to-many, never read, takes the version it has now (as
+            // the SQLite store reads such rows' versions inside its transaction).
+            if object.storedValues == nil, object.pendingValues == nil, let node = table.node(for: object.objectID) {
+                object.snapshotVersion = node.version
+            }
             guard let node = table.node(for: object.objectID), node.version == object.snapshotVersion else {
                 conflicts.append(object.objectID)
                 continue

@@ -29,6 +29,8 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     /// While new nodes are made one by one, a destination saved in the same save may have no node yet: it is found
     /// when the nodes are updated once all exist, so a missing one is not a problem until then.
     var destinationsMayBeMissing = false
+    /// Whether ``load()`` is running.
+    var isLoading = false
     /// What went wrong in a call that cannot throw (Apple's signatures): reported by the load or save that made it.
     var pendingProblems: [String] = []
 
@@ -112,7 +114,9 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
 
     /// The ID of the object of `entity` whose reference object is `data`: the same reference gives the same ID.
     public func objectID(for entity: NSEntityDescription, withReferenceObject data: Any) -> NSManagedObjectID {
-        newObjectID(for: entity, primaryKey: table.primaryKey(for: data, entity: entity))
+        // During a load, the UUID the file's metadata names is the store's: IDs made from then on carry it.
+        if isLoading, table.count == 0, let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty { identifier = uuid }
+        return newObjectID(for: entity, primaryKey: table.primaryKey(for: data, entity: entity))
     }
 
     /// Sets `node`'s values from `managedObject` as Apple's stores record them: attributes as their values, a to-one
@@ -161,6 +165,8 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     override func loadStore() throws {
         table.removeAll()
         pendingProblems = []
+        isLoading = true
+        defer { isLoading = false }
         try load()
         try reportProblems(.persistentStoreOpen, "the store could not be loaded")
         try completeMetadata()
