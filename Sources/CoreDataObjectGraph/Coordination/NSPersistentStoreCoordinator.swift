@@ -35,7 +35,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
         if let storeClass = registry.withLock({ $0[storeType] }) { return storeClass }
         if let name = unimplementedStoreTypes[storeType] {
             throw CoreDataError(.persistentStoreInvalidType,
-                                "\(name) stores (type \"\(storeType)\") are not implemented yet; only \(NSSQLiteStoreType) stores are")
+                                "\(name) stores (type \"\(storeType)\") are not implemented yet; \(NSSQLiteStoreType) and \(NSInMemoryStoreType) stores are")
         }
         throw CoreDataError(.persistentStoreInvalidType, "unknown store type \"\(storeType)\"; known: \(registeredStoreTypes.keys.sorted().joined(separator: ", "))")
     }
