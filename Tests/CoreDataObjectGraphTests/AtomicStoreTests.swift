@@ -2,7 +2,6 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
 import Foundation
-import KeyValueCoding
 import Predicates
 import Testing
 
@@ -196,8 +195,8 @@ struct AtomicStoreTests {
         #expect(nodes.count == 4)
         let book = try #require(nodes.first { $0.value(forKey: "title") as? String == "Alpha" })
         #expect(book.value(forKey: "pages") as? Int == 120 || book.value(forKey: "pages") as? Int32 == 120)
-        #expect(book.value(forKeyPath: "author.name") as? String == "Ann", "a to-one is the destination's node")
-        let author = try #require(book.value(forKey: "author") as? NSAtomicStoreCacheNode)
+        let author = try #require(book.value(forKey: "author") as? NSAtomicStoreCacheNode, "a to-one is the destination's node")
+        #expect(author.value(forKey: "name") as? String == "Ann")
         #expect((author.value(forKey: "books") as? Set<NSAtomicStoreCacheNode>)?.contains(book) == true, "a to-many is a set of nodes")
         let reference = store.referenceObject(for: book.objectID)
         #expect(store.objectID(for: book.objectID.entity, withReferenceObject: reference) == book.objectID)
