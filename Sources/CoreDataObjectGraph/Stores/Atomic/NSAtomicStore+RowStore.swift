@@ -41,7 +41,7 @@ extension NSAtomicStore: RowStore {
         var unlimited = fetch
         unlimited.fetchLimit = 0
         unlimited.fetchOffset = 0
-        let ordered = try table.ordered(unlimited)
+        let ordered = try table.ordered(unlimited, reusingOrder: true)
         let range = table.windowRange(fetch, start: start, limit: limit, ordered: ordered)
         var rows: [FetchedRow] = []
         rows.reserveCapacity(range.count)

@@ -19,12 +19,13 @@ private final class AbsentObject: @unchecked Sendable {}
 /// The fetch engine: which nodes a fetch returns and in which order, evaluated in memory.
 extension InMemoryRowTable {
     /// The nodes `fetch` matches, in its order (sort descriptors, then primary key), before its offset and limit, with
-    /// each node's sort-key values (where a keyset window continues).
-    func ordered(_ fetch: ResolvedFetch) throws -> (nodes: [NSAtomicStoreCacheNode], keys: [[Any]]) {
+    /// each node's sort-key values (where a keyset window continues). With `reusingOrder` (the windows of a batched
+    /// fetch, which ask for the same order again and again), the last result is reused while the table is unchanged.
+    func ordered(_ fetch: ResolvedFetch, reusingOrder: Bool = false) throws -> (nodes: [NSAtomicStoreCacheNode], keys: [[Any]]) {
         let key = OrderKey(entity: ObjectIdentifier(fetch.entity), predicate: fetch.predicate,
                            sorts: fetch.sortDescriptors.map(\.description), includesSubentities: fetch.includesSubentities,
                            generation: generation)
-        if let cachedOrder, cachedOrder.key == key { return (cachedOrder.nodes, cachedOrder.boundaries) }
+        if reusingOrder, let cachedOrder, cachedOrder.key == key { return (cachedOrder.nodes, cachedOrder.boundaries) }
         var nodes = nodes(of: fetch.entity, includesSubentities: fetch.includesSubentities)
         if let predicate = fetch.predicate {
             nodes = try filter(nodes, predicate)
@@ -43,7 +44,7 @@ extension InMemoryRowTable {
             nodes = decorated.map(\.node)
             keys = decorated.map(\.keys)
         }
-        cachedOrder = (key, nodes, keys)
+        if reusingOrder { cachedOrder = (key, nodes, keys) }
         return (nodes, keys)
     }
 

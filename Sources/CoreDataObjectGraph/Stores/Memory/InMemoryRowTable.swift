@@ -21,7 +21,7 @@ final class InMemoryRowTable {
     private(set) var lastKey: Int64 = 0
     /// Changes whenever a node is added, removed or changed, so cached orders are dropped.
     private(set) var generation = 0
-    /// The last ordered fetch, reused by the windows of a batched fetch while nothing changes.
+    /// The last ordered fetch of a batched fetch's windows, reused by the next window while nothing changes.
     var cachedOrder: (key: OrderKey, nodes: [NSAtomicStoreCacheNode], boundaries: [[Any]])?
 
     private struct EntityNodes {
@@ -65,11 +65,12 @@ final class InMemoryRowTable {
     func add(_ node: NSAtomicStoreCacheNode) -> Bool {
         guard nodesByID[node.objectID] == nil else { return false }
         nodesByID[node.objectID] = node
+        // Changed in place: a copy of the entity's list out of the dictionary and back would copy it on every add.
         let entity = ObjectIdentifier(node.objectID.entity)
-        var nodes = nodesByEntity[entity] ?? EntityNodes()
-        if let last = nodes.nodes.last, last.objectID.primaryKey > node.objectID.primaryKey { nodes.sorted = false }
-        nodes.nodes.append(node)
-        nodesByEntity[entity] = nodes
+        if let last = nodesByEntity[entity]?.nodes.last, last.objectID.primaryKey > node.objectID.primaryKey {
+            nodesByEntity[entity]!.sorted = false
+        }
+        nodesByEntity[entity, default: EntityNodes()].nodes.append(node)
         if node.objectID.primaryKey > lastKey { lastKey = node.objectID.primaryKey }
         changed()
         return true
