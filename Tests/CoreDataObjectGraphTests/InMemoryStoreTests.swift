@@ -99,6 +99,31 @@ struct InMemoryStoreTests {
         }
     }
 
+    @Test func permanentIDsObtainedEarlyAreTheOnesSaved() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.vehiclesModel())
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, at: nil)
+        let context = context(coordinator)
+        try context.performAndWait {
+            let garage = NSEntityDescription.insertNewObject(forEntityName: "Garage", into: context)
+            garage.setValue("Early", forKey: "name")
+            let car = NSEntityDescription.insertNewObject(forEntityName: "Car", into: context)
+            car.setValue("Coupe", forKey: "name")
+            car.setValue(garage, forKey: "garage")
+            try context.obtainPermanentIDs(for: [garage])
+            let early = garage.objectID
+            #expect(!early.isTemporaryID && car.objectID.isTemporaryID)
+            try context.save()
+            #expect(garage.objectID == early, "the save keeps the ID handed out early")
+            let other = self.context(coordinator)
+            let names = try other.performAndWait {
+                let fetched = try other.existingObject(with: early)
+                let vehicles = fetched.mutableSetValue(forKey: "vehicles").allObjects
+                return [fetched.value(forKey: "name") as? String] + vehicles.map { $0.value(forKey: "name") as? String }
+            }
+            #expect(names == ["Early", "Coupe"])
+        }
+    }
+
     @Test func aPredicateTheEvaluatorRefusesIsAClearError() throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.vehiclesModel())
         try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, at: nil)

@@ -260,7 +260,7 @@ struct StoreTypeParityTests {
         let request = NSFetchRequest<NSManagedObject>(entityName: "Chef")
         request.predicate = Predicates.NSPredicate(format: "name == 'Chef 1'")
         let mine = try stack.context.performAndWait { try stack.context.fetch(request)[0] }
-        try stack.context.performAndWait { _ = mine.value(forKey: "name") }
+        stack.context.performAndWait { _ = mine.value(forKey: "name") }
         try other.performAndWait {
             let theirs = try other.fetch(request)[0]
             theirs.setValue("theirs@example.com", forKey: "email")
