@@ -209,6 +209,25 @@ struct AtomicStoreTests {
         #expect(empty.propertyCache?["title"] as? String == "x")
     }
 
+    @Test func setURLMovesWhereTheNextSaveWrites() throws {
+        let directory = try TemporaryDirectory.make()
+        let url = directory.appendingPathComponent("first.json"), moved = directory.appendingPathComponent("elsewhere/second.json")
+        try seed(url)
+        let context = try context(url)
+        let coordinator = try #require(context.persistentStoreCoordinator)
+        #expect(coordinator.setURL(moved, for: coordinator.persistentStores[0]))
+        let before = try Data(contentsOf: url)
+        try context.performAndWait {
+            let author = NSEntityDescription.insertNewObject(forEntityName: "Author", into: context)
+            author.setValue("Bea", forKey: "name")
+            try context.save()
+        }
+        #expect(try Data(contentsOf: url) == before, "the old file stays as it was")
+        let reloaded = try self.context(moved)
+        let count = try reloaded.performAndWait { try reloaded.count(for: NSFetchRequest<NSManagedObject>(entityName: "Author")) }
+        #expect(count == 2, "the new file holds every object, the ones loaded from the old file too")
+    }
+
     @Test func metadataHoldsTheTypeTheUUIDAndTheModelsHashes() throws {
         let url = try TemporaryDirectory.make().appendingPathComponent("store.json")
         try seed(url)

@@ -39,10 +39,16 @@ extension NSPersistentStoreCoordinator {
 
     /// Moves `store` to the store file at `url`: the store closes its file and opens the one there, which must exist
     /// (Apple's contract for stores that are not atomic: no store is created). Returns false, leaving the store where
-    /// it was, when `store` is not this coordinator's or the file at `url` cannot be opened as this store.
+    /// it was, when `store` is not this coordinator's or the file at `url` cannot be opened as this store. An atomic
+    /// store (``NSAtomicStore``) keeps its objects and writes its next save to `url` instead, as Apple's does.
     public func setURL(_ url: URL, for store: NSPersistentStore) -> Bool {
         withLock {
-            guard persistentStores.contains(where: { $0 === store }), FileManager.default.fileExists(atPath: url.path) else { return false }
+            guard persistentStores.contains(where: { $0 === store }) else { return false }
+            if store is NSAtomicStore {
+                store.url = url
+                return true
+            }
+            guard FileManager.default.fileExists(atPath: url.path) else { return false }
             let previous = store.url
             store.willRemove(from: self)
             store.url = url
