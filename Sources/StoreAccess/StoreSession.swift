@@ -38,7 +38,7 @@ package struct StoreSession {
         coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: url, options: options)
         // Refused before anything is asked or changed: a store that cannot be written (see `writeRefusal`).
-        if !readOnly, let refusal = (store as? NSSQLiteStore)?.writeRefusal {
+        if !readOnly, let refusal = store.writeRefusal {
             throw StoreAccessError("\(refusal): it cannot be edited", refusesWriting: true)
         }
         context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

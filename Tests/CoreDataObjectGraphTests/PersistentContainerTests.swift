@@ -50,9 +50,11 @@ final class PersistentContainerTests: XCTestCase {
         return directory
     }
 
-    /// The acceptance test's app: only Apple's API, unchanged from what runs on Apple's platforms.
-    private func runNotesApp() throws -> [String] {
+    /// The acceptance test's app: only Apple's API, unchanged from what runs on Apple's platforms but for the store
+    /// type its description names.
+    private func runNotesApp(storeType: String = NSSQLiteStoreType) throws -> [String] {
         let container = NSPersistentContainer(name: "Notes")
+        container.persistentStoreDescriptions.first?.type = storeType
         var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }
@@ -79,6 +81,18 @@ final class PersistentContainerTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: store.path), "the store is created in the XDG data directory")
         // A second run finds the first one's note.
         XCTAssertEqual(try runNotesApp(), ["Buy milk in Inbox", "Buy milk in Inbox"])
+    }
+
+    func testTheSameAppRunsAgainstTheInMemoryStore() throws {
+        let directory = try enterFreshDirectory()
+        XCTAssertEqual(try runNotesApp(storeType: NSInMemoryStoreType), ["Buy milk in Inbox"])
+        // Nothing is written: a second run starts empty again, and no store file appears.
+        XCTAssertEqual(try runNotesApp(storeType: NSInMemoryStoreType), ["Buy milk in Inbox"])
+        let store = directory.appendingPathComponent("data/\(ProcessInfo.processInfo.processName)/Notes.sqlite")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.path), "an in-memory store writes no file")
+        // The same app, SQLite again, in the same directory.
+        XCTAssertEqual(try runNotesApp(storeType: NSSQLiteStoreType), ["Buy milk in Inbox"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.path))
     }
 
     func testDefaultDirectoryFollowsXDGDataHomeThenTheHomeDirectory() throws {

@@ -41,7 +41,7 @@ struct StoreErrorTests {
         }
     }
 
-    @Test(arguments: [(NSXMLStoreType, "XML"), (NSBinaryStoreType, "binary"), (NSInMemoryStoreType, "in-memory")])
+    @Test(arguments: [(NSXMLStoreType, "XML"), (NSBinaryStoreType, "binary")])
     func unimplementedStoreTypesAreRefusedByName(type: String, name: String) throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore()
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)

@@ -8,6 +8,7 @@
 //   StoreStressHelper increment STORE N WORKER    N increments of Counter values, retried on conflicts (CounterIncrements.swift)
 //   StoreStressHelper saves STORE N SAVES         SAVES successive saves (SaveSeries), printing "saved K" after each
 //   StoreStressHelper migrate STORE 0 FROM TO     a lightweight migration between two model files (MigrationRun.swift)
+//   StoreStressHelper atomic-saves STORE N        N saves of a custom atomic store, one megabyte more each (AtomicSaves.swift)
 //
 // For `saves`, the environment arms the fault shim and limits: OCD_FAULT="KIND:AT[:sticky]" with KIND one of
 // full, short-write, read-error, sync-error, kill (SIGKILL at that write); OCD_FSIZE=BYTES sets RLIMIT_FSIZE with
@@ -25,6 +26,16 @@ let url = URL(fileURLWithPath: arguments[2])
 
 if arguments[1] == "migrate", arguments.count >= 6 {
     runMigration(store: url, from: arguments[4], to: arguments[5])
+}
+
+if arguments[1] == "atomic-saves" {
+    do {
+        try runAtomicSaves(store: url, saves: count)
+        exit(0)
+    } catch {
+        say("failed: \(error)")
+        exit(1)
+    }
 }
 
 if arguments[1] == "increment" {

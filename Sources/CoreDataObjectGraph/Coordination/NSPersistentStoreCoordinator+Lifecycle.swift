@@ -39,21 +39,27 @@ extension NSPersistentStoreCoordinator {
 
     /// Moves `store` to the store file at `url`: the store closes its file and opens the one there, which must exist
     /// (Apple's contract for stores that are not atomic: no store is created). Returns false, leaving the store where
-    /// it was, when `store` is not this coordinator's or the file at `url` cannot be opened as this store.
+    /// it was, when `store` is not this coordinator's or the file at `url` cannot be opened as this store. An atomic
+    /// store (``NSAtomicStore``) keeps its objects and writes its next save to `url` instead, as Apple's does.
     public func setURL(_ url: URL, for store: NSPersistentStore) -> Bool {
         withLock {
-            guard persistentStores.contains(where: { $0 === store }), FileManager.default.fileExists(atPath: url.path) else { return false }
+            guard persistentStores.contains(where: { $0 === store }) else { return false }
+            if store is NSAtomicStore {
+                store.url = url
+                return true
+            }
+            guard FileManager.default.fileExists(atPath: url.path) else { return false }
             let previous = store.url
             store.willRemove(from: self)
             store.url = url
             rowCache.removeAll()
             do {
-                try store.load()
+                try store.loadStore()
                 store.hasUnsavedMetadata = false
                 return true
             } catch {
                 store.url = previous
-                try? store.load()
+                try? store.loadStore()
                 return false
             }
         }
@@ -86,7 +92,7 @@ extension NSPersistentStoreCoordinator {
             defer {
                 if let open {
                     rowCache.removeAll()
-                    try? open.load()
+                    try? open.loadStore()
                 }
             }
             try storeClass.replaceStore(at: destinationURL, withStoreFrom: sourceURL, options: sourceOptions ?? [:])
@@ -107,7 +113,7 @@ extension NSPersistentStoreCoordinator {
         guard persistentStores.contains(where: { $0 === store }) else {
             throw CoreDataError(.persistentStoreOperation, "\(store.url?.path ?? "the store"): not a store of this coordinator, so it cannot be migrated")
         }
-        guard !FileManager.default.fileExists(atPath: url.path) else {
+        guard destinationClass.keepsNoFiles || !FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError(.persistentStoreOperation,
                                 "\(url.path): a file already exists there; migration writes a new store and never overwrites one "
                                     + "(destroyPersistentStore(at:ofType:options:) removes it)")
@@ -123,6 +129,14 @@ extension NSPersistentStoreCoordinator {
                 metadata[key] = value
             }
             let complete = StoreMetadataValues.completed(metadata, storeType: storeType, current: destination.metadata)
+            if destination.keepsNoFile {
+                // A store in memory is its objects: it moves to this coordinator as it is, rather than being opened again.
+                destination.metadata = complete
+                scratch.detach(destination)
+                attach(destination)
+                try remove(store)
+                return destination
+            }
             try scratch.remove(destination)
             try destinationClass.setMetadata(complete, forPersistentStoreAt: url)
         } catch {

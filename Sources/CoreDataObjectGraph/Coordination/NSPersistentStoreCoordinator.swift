@@ -14,7 +14,9 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private let slotsByEntity = Mutex<[ObjectIdentifier: PropertySlots]>([:])
 
-    private static let registry = Mutex<[String: NSPersistentStore.Type]>([NSSQLiteStoreType: NSSQLiteStore.self])
+    private static let registry = Mutex<[String: NSPersistentStore.Type]>([
+        NSSQLiteStoreType: NSSQLiteStore.self, NSInMemoryStoreType: NSInMemoryStore.self,
+    ])
 
     public init(managedObjectModel model: NSManagedObjectModel, rowCacheCapacity: Int = 50_000) {
         self.managedObjectModel = model
@@ -33,7 +35,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
         if let storeClass = registry.withLock({ $0[storeType] }) { return storeClass }
         if let name = unimplementedStoreTypes[storeType] {
             throw CoreDataError(.persistentStoreInvalidType,
-                                "\(name) stores (type \"\(storeType)\") are not implemented yet; only \(NSSQLiteStoreType) stores are")
+                                "\(name) stores (type \"\(storeType)\") are not implemented yet; \(NSSQLiteStoreType) and \(NSInMemoryStoreType) stores are")
         }
         throw CoreDataError(.persistentStoreInvalidType, "unknown store type \"\(storeType)\"; known: \(registeredStoreTypes.keys.sorted().joined(separator: ", "))")
     }
@@ -46,11 +48,11 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     public func addPersistentStore(ofType storeType: String, configurationName: String? = nil, at url: URL?,
                                    options: [String: Any]? = nil) throws -> NSPersistentStore {
         let storeClass = try Self.storeClass(for: storeType)
-        if let url, persistentStore(for: url) != nil {
+        if let url, !storeClass.keepsNoFiles, persistentStore(for: url) != nil {
             throw CoreDataError(.persistentStoreOpen, "\(url.path): this store is already added to the coordinator; a store is added once")
         }
         let store = storeClass.init(coordinator: self, configurationName: configurationName, url: url, options: options ?? [:])
-        try withLock { try store.load() }
+        try withLock { try store.loadStore() }
         store.hasUnsavedMetadata = false
         lock.withLock { persistentStores.append(store) }
         store.didAdd(to: self)
@@ -69,6 +71,21 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
             persistentStores.removeAll { $0 === store }
             rowCache.removeAll()
         }
+    }
+
+    /// Takes `store` out of this coordinator without closing it, for another coordinator to `attach`.
+    func detach(_ store: NSPersistentStore) {
+        lock.withLock {
+            persistentStores.removeAll { $0 === store }
+            rowCache.removeAll()
+        }
+    }
+
+    /// Adds a store that is already loaded (one `detach`ed from another coordinator).
+    func attach(_ store: NSPersistentStore) {
+        store.persistentStoreCoordinator = self
+        lock.withLock { persistentStores.append(store) }
+        store.didAdd(to: self)
     }
 
     /// The store added at `url` (compared as standardised file URLs), or nil.
@@ -99,10 +116,15 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
 
     private func rowStore(_ store: NSPersistentStore) throws -> any RowStore {
         guard let rowStore = store as? any RowStore else {
-            throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(store.type) stores cannot answer fetches yet")
+            throw CoreDataError(.persistentStoreUnsupportedRequestType,
+                                "\(type(of: store)) (store type \"\(store.type)\") does not adopt RowStore, so it cannot answer fetches or saves")
         }
         return rowStore
     }
+
+    /// The slot layout of an entity's stored properties, shared by every object of the entity: the order of a
+    /// ``Snapshot``'s values, which a store outside the library follows.
+    public func propertySlots(for entity: NSEntityDescription) -> PropertySlots { slots(for: entity) }
 
     /// The slot layout of an entity's stored properties, shared by every object of the entity.
     func slots(for entity: NSEntityDescription) -> PropertySlots {

@@ -17,12 +17,29 @@ open class NSPersistentStore: @unchecked Sendable {
     /// The store's UUID (`NSStoreUUID`), the host part of its object IDs' URIs.
     public internal(set) var identifier: String = UUID().uuidString
     /// The store's metadata (`NSStoreType`, `NSStoreUUID`, `NSStoreModelVersionHashes`, app keys, …).
-    /// `NSPersistentStoreCoordinator.setMetadata(_:for:)` changes it; the next save writes it to the file.
-    public internal(set) var metadata: [String: Any] = [:]
+    /// `NSPersistentStoreCoordinator.setMetadata(_:for:)` changes it; the next save writes it to the file. An atomic
+    /// store's ``NSAtomicStore/load()`` sets it from its file (its `NSStoreUUID` becomes the store's ``identifier``).
+    public var metadata: [String: Any] = [:]
     /// Whether `metadata` holds changes the file does not have yet (written by the next save, as Apple's).
     var hasUnsavedMetadata = false
 
     public var type: String { Self.storeType }
+
+    /// Why this store refuses every save although it was opened read-write, or nil. The SQLite store sets it for a
+    /// store that records persistent history, which OpenCoreData does not write yet (as Apple's framework makes such a
+    /// store read-only when history tracking is off). Saves throw with this reason; editors should check it first.
+    public internal(set) var writeRefusal: String?
+
+    /// Whether the store keeps its objects in memory only, so its URL names no file (``NSInMemoryStore``): the
+    /// coordinator then neither refuses a second store at the same URL nor looks for a file there.
+    var keepsNoFile: Bool { Self.keepsNoFiles }
+    class var keepsNoFiles: Bool { false }
+
+    /// The ID of the object of `entity` with `primaryKey` in this store: what a store outside the library hands back
+    /// in its ``FetchedRow``s (primary keys are positive, and unique within an entity's inheritance tree).
+    public final func newObjectID(for entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObjectID {
+        NSManagedObjectID(entity: entity, store: .intern(identifier), primaryKey: primaryKey)
+    }
 
     /// Whether saves to this store are refused (`NSReadOnlyPersistentStoreOption`).
     public var isReadOnly: Bool { (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false }
@@ -37,6 +54,9 @@ open class NSPersistentStore: @unchecked Sendable {
 
     /// Opens the store's file and reads its metadata; called once by the coordinator when the store is added.
     open func load() throws {}
+
+    /// What the coordinator calls to open the store: ``load()``, and for atomic stores the checks after it.
+    func loadStore() throws { try load() }
 
     /// Called after the coordinator added the store (Apple's hook; does nothing by default).
     open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
@@ -91,8 +111,8 @@ public let NSSQLiteStoreType = "SQLite"
 public let NSXMLStoreType = "XML"
 /// Apple's binary store type. Not implemented yet: adding a store of this type throws `.persistentStoreInvalidType`.
 public let NSBinaryStoreType = "Binary"
-/// Apple's in-memory store type. Not implemented yet: adding a store of this type throws `.persistentStoreInvalidType`.
+/// Apple's in-memory store type (``NSInMemoryStore``): objects live in memory only, as long as the store is added.
 public let NSInMemoryStoreType = "InMemory"
 
 /// Apple's store types that OpenCoreData does not implement yet, with their names for messages.
-let unimplementedStoreTypes = [NSXMLStoreType: "XML", NSBinaryStoreType: "binary", NSInMemoryStoreType: "in-memory"]
+let unimplementedStoreTypes = [NSXMLStoreType: "XML", NSBinaryStoreType: "binary"]

@@ -7,7 +7,7 @@ import SQLiteDatabase
 extension NSSQLiteStore {
     /// Dictionary results: the requested properties and aggregate expressions of each row (or group), computed
     /// by SQLite (`GROUP BY`, `HAVING`, `DISTINCT`), never by loading objects. Every row shares one key table.
-    func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [FetchedDictionary] {
+    public func executeDictionaryFetch(_ fetch: ResolvedFetch, _ shape: DictionaryShape) throws -> [FetchedDictionary] {
         // Key paths through to-one relationships share the query's joins.
         let keyPaths = (shape.columns + shape.groupBy).compactMap { column -> String? in
             if case .keyPath(_, let path) = column { return path }

@@ -5,7 +5,7 @@ import SQLiteDatabase
 
 extension NSSQLiteStore: RowStore {
     @discardableResult
-    func executeFetch(_ fetch: ResolvedFetch, forEachRow body: (consuming FetchedRow) throws -> Void) throws -> Int {
+    public func executeFetch(_ fetch: ResolvedFetch, forEachRow body: (consuming FetchedRow) throws -> Void) throws -> Int {
         let plan = try selectPlan(for: fetch.entity)
         let query = try statement(for: fetch)
         let decoder = rowDecoder(plan: plan, withValues: fetch.includesPropertyValues)
@@ -19,7 +19,7 @@ extension NSSQLiteStore: RowStore {
         }.rowCount
     }
 
-    func executeCount(_ fetch: ResolvedFetch) throws -> Int {
+    public func executeCount(_ fetch: ResolvedFetch) throws -> Int {
         let query = try statement(for: fetch)
         return try run(query.count(), query.bindings) { statement in
             _ = try statement.step()
@@ -40,7 +40,7 @@ extension NSSQLiteStore: RowStore {
     }
 
     /// Batch faulting: fetches the snapshots of many objects with one `IN` query per entity table.
-    func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: Snapshot] {
+    public func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: Snapshot] {
         var result: [NSManagedObjectID: Snapshot] = [:]
         let byRoot = Dictionary(grouping: ids) { $0.entity.rootEntity.name }
         for (rootName, group) in byRoot {
@@ -65,7 +65,7 @@ extension NSSQLiteStore: RowStore {
 
     /// The destinations of a to-many relationship: through the inverse's key column for one-to-many, through the
     /// join table (in order, when ordered) for many-to-many.
-    func destinations(of id: NSManagedObjectID, relationship: NSRelationshipDescription) throws -> [NSManagedObjectID] {
+    public func destinations(of id: NSManagedObjectID, relationship: NSRelationshipDescription) throws -> [NSManagedObjectID] {
         guard let destination = relationship.destinationEntity, let source = relationship.entity,
               let destinationTable = layout.table(forEntity: destination.name) else {
             throw CoreDataError(.persistentStoreOperation, "relationship \(relationship.name) has no destination table")
@@ -93,7 +93,7 @@ extension NSSQLiteStore: RowStore {
     }
 
     /// The bytes of an externally stored value: `.<StoreName>_SUPPORT/_EXTERNAL_DATA/<reference>` beside the store.
-    func externalData(reference: String) throws -> Data {
+    public func externalData(reference: String) throws -> Data {
         guard let url else { throw CoreDataError(.persistentStoreOperation, "an in-memory store keeps no external data") }
         guard !reference.contains("/"), !reference.contains(".."), !reference.isEmpty else {
             throw CoreDataError(.persistentStoreOperation, "\(url.path): invalid external data reference \"\(reference)\"")

@@ -5,7 +5,7 @@ import SQLiteDatabase
 extension NSSQLiteStore {
     /// The destinations of a to-many relationship for many sources in one query, with their values: through the
     /// inverse key column (one-to-many) or the join table (many-to-many), in relationship order.
-    func prefetchToMany(_ relationship: NSRelationshipDescription, sourceIDs: [NSManagedObjectID]) throws -> ToManyPrefetch {
+    public func prefetchToMany(_ relationship: NSRelationshipDescription, sourceIDs: [NSManagedObjectID]) throws -> ToManyPrefetch {
         guard let destination = relationship.destinationEntity, let source = relationship.entity else {
             throw CoreDataError(.persistentStoreOperation, "relationship \(relationship.name) has no destination")
         }

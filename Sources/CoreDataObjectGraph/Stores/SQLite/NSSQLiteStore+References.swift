@@ -23,7 +23,7 @@ extension NSSQLiteStore {
 
     /// Why no row of `id`'s entity could fill its fault: the row with its key is missing, or belongs to another entity
     /// of the same table.
-    func missingRowReason(for id: NSManagedObjectID) -> String? {
+    public func missingRowReason(for id: NSManagedObjectID) -> String? {
         guard let entityTable = layout.table(forEntity: id.entity.name) else { return "its entity has no table in the store" }
         let table = entityTable.name
         let number = try? run(builder.keyColumn(.entity, table: entityTable), [.integer(id.primaryKey)]) { statement in

@@ -3,13 +3,6 @@ import CoreDataSQLiteFormat
 import Foundation
 import SQLiteDatabase
 
-/// What a context asks a store to write in one save.
-struct SaveRequest {
-    var inserted: [NSManagedObject]
-    var updated: [NSManagedObject]
-    var deleted: [NSManagedObject]
-}
-
 /// The `UPDATE` plan chosen for an entity and a set of changed slots, kept for the next row of a save (a class:
 /// handing it from row to row is one reference, not a copy of the plan's SQL, statement and bindings).
 final class UpdatePlanChoice {
@@ -26,13 +19,6 @@ final class UpdatePlanChoice {
     }
 }
 
-/// What the store wrote, in the request's order (arrays rather than dictionaries keyed by object: a save of
-/// thousands of objects would hash each of them twice more): the permanent ID of each inserted object, and the
-/// version of each updated row. Inserted rows are at version 1.
-struct SaveOutcome {
-    var permanentIDs: [NSManagedObjectID] = []
-    var updatedVersions: [Int64] = []
-}
 
 extension NSSQLiteStore {
     /// Values at or above this size go to a file in the store's support folder when the attribute allows it.
@@ -41,7 +27,7 @@ extension NSSQLiteStore {
     /// Writes a save in one transaction, as Core Data writes its format: new primary keys from `Z_MAX`,
     /// `Z_OPT` = 1 on insert and + 1 on every update, join-table rows and order keys, optimistic locking on
     /// updates and deletes. Any failure rolls the whole save back and leaves the file as it was.
-    func save(_ request: SaveRequest) throws -> SaveOutcome {
+    public func save(_ request: SaveRequest) throws -> SaveOutcome {
         guard !isReadOnly && !connection.isReadOnly else {
             throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "the store") is open read-only; nothing was written")
         }
@@ -383,7 +369,7 @@ extension NSSQLiteStore {
 extension NSSQLiteStore {
     /// Reserves primary keys for objects not saved yet (`obtainPermanentIDs(for:)`), advancing `Z_MAX` at once.
     /// Returns the IDs in the order of `objects`.
-    func reservePrimaryKeys(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
+    public func reservePrimaryKeys(for objects: [NSManagedObject]) throws -> [NSManagedObjectID] {
         guard !isReadOnly && !connection.isReadOnly else {
             throw CoreDataError(.persistentStoreSave, "\(url?.path ?? "the store") is open read-only")
         }

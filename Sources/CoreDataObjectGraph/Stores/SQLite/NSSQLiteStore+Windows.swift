@@ -5,7 +5,7 @@ import SQLiteDatabase
 
 extension NSSQLiteStore {
     /// One window of a fetch, `limit` rows from `start`, with property values, in the fetch's order.
-    func fetchWindow(_ fetch: ResolvedFetch, start: FetchWindowStart, limit: Int) throws -> FetchWindow {
+    public func fetchWindow(_ fetch: ResolvedFetch, start: FetchWindowStart, limit: Int) throws -> FetchWindow {
         let plan = try selectPlan(for: fetch.entity)
         let query = try statement(for: fetch)
         // Every compiled sort term (collations included) can be continued by keyset; Z_PK is the last term.

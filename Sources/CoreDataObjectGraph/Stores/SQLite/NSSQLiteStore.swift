@@ -25,10 +25,6 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     var connection: Connection { file.connection }
 
-    /// Why this store refuses every save although it was opened read-write, or nil: a store that records persistent
-    /// history, which OpenCoreData does not write yet, is read-only (as Apple's framework makes it when history
-    /// tracking is off). Saves throw with this reason; editors should check it before offering to edit.
-    public private(set) var writeRefusal: String?
 
     public override func load() throws {
         guard let url else { throw CoreDataError(.persistentStoreOpen, "an SQLite store needs a file URL") }
