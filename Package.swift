@@ -96,7 +96,8 @@ let package = Package(
 
         // MARK: Fuzzing: the targets (run by the test suite's short runs) and the libFuzzer / long-run executable.
         .target(name: "FuzzTargets",
-                dependencies: ["Predicates", "PropertyListCoding", "CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "TerminalText"],
+                dependencies: ["Predicates", "PropertyListCoding", "CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "TerminalText",
+                               "AtomicStoreFormats"],
                 swiftSettings: strictSettings),
         .executableTarget(name: "coredata-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strictSettings),
 

@@ -49,7 +49,7 @@ public enum BinaryStoreFormat {
         let header = BinaryStoreHeader(
             metadataRange: (mapStart + map.count)..<(mapStart + map.count + metadataArchive.count),
             mapRange: mapStart..<(mapStart + map.count),
-            primaryKeyMark: max(contents.referenceHighWaterMark, objects.last?.reference ?? 0))
+            primaryKeyMark: max(contents.referenceHighWaterMark, objects.last?.reference ?? 0, 0))
         var output = Data(header.bytes)
         output.append(map)
         output.append(metadataArchive)

@@ -62,8 +62,9 @@ final class StoreFileSchema {
         foldedEntities = Dictionary(grouping: model.entities, by: { StoreFileSchema.fold($0.name) })
     }
 
-    /// Case folding as the XML store needs it: names compare without regard to case.
-    static func fold(_ name: String) -> String { name.lowercased() }
+    /// Case folding as the XML store needs it: names compare without regard to case. Upper-casing first makes a
+    /// name and both of its written forms fold alike even where case mapping changes length (`ß` is written `SS`).
+    static func fold(_ name: String) -> String { name.uppercased().lowercased() }
 
     /// The entity named `name` exactly, else the one entity whose folded name matches.
     func entity(named name: String) -> NSEntityDescription? {

@@ -26,7 +26,7 @@ struct XMLStoreWriter {
         if let uuid = contents.storeUUID {
             output += "        <UUID>\(try Self.escaped(uuid, file: file, what: "the store UUID"))</UUID>\n"
         }
-        let mark = max(contents.referenceHighWaterMark, objects.last?.reference ?? 0)
+        let mark = max(contents.referenceHighWaterMark, objects.last?.reference ?? 0, 0)
         output += "        <nextObjectID>\(mark)</nextObjectID>\n"
         output += try metadataElement(contents.metadata, file: file)
         output += "    </databaseInfo>\n"
