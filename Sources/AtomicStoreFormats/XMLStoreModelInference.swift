@@ -64,8 +64,10 @@ struct XMLStoreModelInference {
         for object in document.objects {
             for relationship in object.relationships { noteEntity(relationship.destination ?? "") }
         }
+        let parents = try inferParents(document)
         let entities = entityOrder.map { name -> NSEntityDescription in
             let entity = NSEntityDescription(name: name)
+            entity.superentityName = parents[name]
             for attribute in attributes[name]! {
                 entity.addProperty(NSAttributeDescription(name: attribute.name, type: attribute.type))
             }
@@ -85,6 +87,11 @@ struct XMLStoreModelInference {
             }
         }
         let model = NSManagedObjectModel(entities: entities)
+        // An entity that only relationships name, with subentities, stands for them all.
+        let types = Set(document.objects.map(\.type))
+        for entity in entities where !types.contains(entity.name) && !entity.subentities.isEmpty {
+            entity.isAbstract = true
+        }
         model.sourceDescription = file
         do {
             try model.link()
@@ -92,5 +99,40 @@ struct XMLStoreModelInference {
             throw StoreFileError(file: file, location: .file, reason: "the inferred model does not link: \(error)")
         }
         return model
+    }
+
+    /// Inheritance, as far as the file shows it: objects of entity E in a relationship whose destination is D ≠ E
+    /// make E a subentity of D (Core Data writes the model's destination, and objects keep their own entity). A file
+    /// that makes one entity the subentity of two others, or loops, cannot be told apart and is refused.
+    private func inferParents(_ document: XMLStoreDocument) throws(StoreFileError) -> [String: String] {
+        var typeByID: [Substring: String] = [:]
+        for object in document.objects { typeByID[Substring(object.id)] = object.type }
+        var parents: [String: String] = [:]
+        for object in document.objects {
+            for relationship in object.relationships {
+                guard let destination = relationship.destination else { continue }
+                for idref in relationship.idrefs {
+                    guard let type = typeByID[idref], type != destination else { continue }
+                    if let known = parents[type], known != destination {
+                        throw StoreFileError(file: file, location: .line(relationship.position.line, column: relationship.position.column),
+                                             reason: "objects of \(type) are destinations of relationships to both \(known) and "
+                                             + "\(destination); the file alone does not say how these entities are related")
+                    }
+                    parents[type] = destination
+                }
+            }
+        }
+        for start in parents.keys {
+            var seen: Set<String> = [start]
+            var current = start
+            while let parent = parents[current] {
+                guard seen.insert(parent).inserted else {
+                    throw StoreFileError(file: file, location: .file,
+                                         reason: "the relationships make \(start) a subentity of itself; the file cannot be read without its model")
+                }
+                current = parent
+            }
+        }
+        return parents
     }
 }

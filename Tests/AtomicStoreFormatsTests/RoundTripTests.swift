@@ -68,3 +68,40 @@ struct RoundTripTests {
         #expect(equal)
     }
 }
+
+@Suite("XML store: case-folded names")
+struct FoldedNameTests {
+    @Test("Names whose case mapping changes length (ß → SS) are written folded and found again")
+    func eszett() throws {
+        let street = NSEntityDescription(name: "Straße")
+        street.setProperties([NSAttributeDescription(name: "Größe", type: .integer32AttributeType)])
+        let model = NSManagedObjectModel(entities: [street])
+        let contents = StoreFileContents(metadata: ["NSStoreType": "XML"], referenceHighWaterMark: 1,
+                                         objects: [StoreFileObject(entity: street, reference: 1, attributes: ["Größe": .integer(7)])])
+        let bytes = try XMLStoreFormat.encode(contents, model: model)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("<object type=\"STRASSE\" id=\"z1\">"))
+        #expect(text.contains("<attribute name=\"größe\" type=\"int32\">7</attribute>"))
+        #expect(try XMLStoreFormat.decode(bytes, model: model, file: "folded.xml") == contents)
+    }
+
+    @Test("A file we wrote reads with a model inferred from it alone")
+    func inferredFromOurFile() throws {
+        let model = TestModels.everyType()
+        let contents = RandomContents.make(model: model, count: 30, storeType: "XML", seed: 5)
+        let bytes = try XMLStoreFormat.encode(contents, model: model)
+        let inferred = try XMLStoreFormat.inferModel(from: bytes, file: "ours.xml")
+        let decoded = try XMLStoreFormat.decode(bytes, model: inferred, file: "ours.xml")
+        #expect(decoded.objects.map(\.reference) == contents.objects.map(\.reference))
+        #expect(decoded.objects.map { $0.entity.name } == contents.objects.map { $0.entity.name.uppercased() })
+        for (got, want) in zip(decoded.objects, contents.objects) {
+            #expect(got.attributes.count == want.attributes.count)
+            #expect(got.relationships == Dictionary(uniqueKeysWithValues: want.relationships.map { ($0.key.lowercased(), $0.value) }))
+        }
+        // Every concrete entity's stored attributes appear, with their types.
+        let note = try #require(inferred.entitiesByName["NOTE"])
+        #expect(note.attributesByName["price"]?.attributeType == .decimalAttributeType)
+        #expect(note.attributesByName["identifier"]?.attributeType == .UUIDAttributeType)
+        #expect(inferred.entitiesByName["TASK"]?.relationshipsByName["steps"]?.isToMany == true)
+    }
+}

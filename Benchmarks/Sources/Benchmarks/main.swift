@@ -15,7 +15,7 @@ let usage = """
                       [--output FILE] [--trimming-allocator]
       --quick               reduced sizes (under two minutes once built)
       --only SECTION        sections whose name contains SECTION: words, items, batch, count, prefetch, predicates,
-                            saves, cascade, import, memory, browser
+                            saves, cascade, import, atomic, memory, browser
       --workload TEXT       workloads whose name contains TEXT (within the chosen sections)
       --implementation TEXT implementations whose name contains TEXT; end TEXT with $ for an exact name
       --rounds N            timed rounds after the warm-up (0 for a single run under callgrind)
@@ -179,6 +179,9 @@ do {
     }
     if wanted("import") {
         results.append(runner.run(try FindOrCreate.workload(factory: stores, count: sizes.imports, batch: sizes.importBatch)))
+    }
+    if wanted("atomic") {
+        results.append(runner.run(try AtomicStoreLoading.workload(objects: quick ? 20_000 : 100_000)))
     }
     if wanted("memory") {
         memory = try ResidentMemory.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows)
