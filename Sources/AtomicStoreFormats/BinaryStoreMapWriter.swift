@@ -46,7 +46,7 @@ struct BinaryStoreMapWriter {
         var values: [ArchivedObjectReference] = []
         values.reserveCapacity(plan.attributes.count)
         for attribute in plan.attributes {
-            values.append(try BinaryStoreValues.add(object.attributes[attribute.name], to: &builder, null: null))
+            values.append(try BinaryStoreValues.add(object.attributes[attribute.name], for: attribute, to: &builder, null: null))
         }
         var fields: [String: PropertyListValue] = [
             "NSEntityName": name.uid, "NSPrimaryKey64": .integer(object.reference),

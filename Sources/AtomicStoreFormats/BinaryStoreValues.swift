@@ -39,9 +39,13 @@ enum BinaryStoreValues {
         case .dateAttributeType:
             if case .date(let date) = archived { return .date(date) }
             if let object, object.isKind(of: "NSDate") { return .date(try object.dateValue()) }
-        case .binaryDataAttributeType, .transformableAttributeType:
+        case .binaryDataAttributeType:
             if let bytes = archived.dataValue { return .data(bytes) }
             if let object, object.isKind(of: "NSData") { return .data(try object.dataValue()) }
+        case .transformableAttributeType:
+            if let bytes = archived.dataValue { return .data(bytes) }
+            // Apple keeps the value object itself: it becomes the keyed archive the default transformer makes.
+            if let object { return .data(try BinaryStoreArchivedObjects.standaloneArchive(of: object.reference, in: archive)) }
         case .UUIDAttributeType:
             if let object, object.isKind(of: "NSUUID") { return .uuid(try object.uuidValue()) }
         case .URIAttributeType:
@@ -54,9 +58,13 @@ enum BinaryStoreValues {
     }
 
     /// Adds `value` (nil as the shared `null`) to `builder`.
-    static func add(_ value: AttributeValue?, to builder: inout KeyedArchiveBuilder,
+    static func add(_ value: AttributeValue?, for attribute: NSAttributeDescription, to builder: inout KeyedArchiveBuilder,
                     null: ArchivedObjectReference) throws -> ArchivedObjectReference {
         guard let value else { return null }
+        if attribute.attributeType == .transformableAttributeType, case .data(let bytes) = value,
+           let embedded = BinaryStoreArchivedObjects.embed(bytes, into: &builder) {
+            return embedded
+        }
         switch value {
         case .integer(let number): return try builder.addPlainValue(.integer(number))
         case .boolean(let flag): return try builder.addPlainValue(.bool(flag))
