@@ -210,3 +210,17 @@ struct BadInputTests {
         #expect(entity.location == .object(3))
     }
 }
+
+@Suite("Atomic store formats: detection")
+struct DetectionTests {
+    @Test("A file's first bytes tell XML stores, binary stores and neither apart")
+    func detect() throws {
+        #expect(StoreFileFormat.detect(try BinaryContainerTests.appleLikeFile()) == .binary)
+        #expect(StoreFileFormat.detect(BadInputTests.xml("")) == .xml)
+        #expect(StoreFileFormat.detect(Data("\u{FEFF}<!-- x > y --><database/>".utf8)) == .xml)
+        #expect(StoreFileFormat.detect(Data("<?xml version=\"1.0\"?><plist version=\"1.0\"/>".utf8)) == nil)
+        #expect(StoreFileFormat.detect(Data("<databaseInfo>".utf8)) == nil)
+        #expect(StoreFileFormat.detect(Data("SQLite format 3\u{0}".utf8)) == nil)
+        #expect(StoreFileFormat.detect(Data()) == nil)
+    }
+}
