@@ -51,7 +51,19 @@ struct XMLStoreWriter {
         }
         let lines = String(decoding: plist, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let body = lines.drop { !$0.hasPrefix("<plist") }.filter { !$0.isEmpty }
-        return "        <metadata>\n" + body.map { "            " + $0 + "\n" }.joined() + "        </metadata>\n"
+        // Indented as Apple's files are, unless a key or string spans lines: indenting would change its text.
+        let indentation = Self.hasLineBreak(.dictionary(entries)) ? "" : "            "
+        return "        <metadata>\n" + body.map { indentation + $0 + "\n" }.joined() + "        </metadata>\n"
+    }
+
+    private static func hasLineBreak(_ value: PropertyListValue) -> Bool {
+        func breaks(_ text: String) -> Bool { text.utf8.contains { $0 == 0x0A || $0 == 0x0D } }
+        switch value {
+        case .string(let text): return breaks(text)
+        case .array(let elements): return elements.contains(where: hasLineBreak)
+        case .dictionary(let entries): return entries.contains { breaks($0.key) || hasLineBreak($0.value) }
+        default: return false
+        }
     }
 
     private func append(_ object: StoreFileObject, to output: inout String, file: String) throws(StoreFileError) {

@@ -51,6 +51,16 @@ struct RoundTripTests {
         #expect(try BinaryStoreFormat.decode(BinaryStoreFormat.encode(binary, model: Self.model), model: Self.model, file: "e") == binary)
     }
 
+    @Test("Metadata whose keys or strings span lines reads back exactly (found by fuzzing: indenting the plist changed them)")
+    func multiLineMetadata() throws {
+        let contents = StoreFileContents(metadata: ["NSStoreType": "XML", "multi\nline key": "a\n  b\n", "plain": "x"],
+                                         referenceHighWaterMark: 0, objects: [])
+        let bytes = try XMLStoreFormat.encode(contents, model: Self.model)
+        let decoded = try XMLStoreFormat.decode(bytes, model: Self.model, file: "lines.xml")
+        #expect(decoded == contents)
+        #expect(try XMLStoreFormat.encode(decoded, model: Self.model) == bytes)
+    }
+
     /// Object by object, so a failure names what differs rather than printing two whole graphs.
     private func expectEqual(_ decoded: StoreFileContents, _ expected: StoreFileContents) {
         #expect(decoded.metadata == expected.metadata)
