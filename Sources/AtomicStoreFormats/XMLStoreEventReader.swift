@@ -51,7 +51,9 @@ final class XMLStoreEventReader: NSObject, XMLParserDelegate {
             throw StoreFileError(file: file, location: .byteOffset(problem.offset), reason: problem.reason)
         }
         let reader = XMLStoreEventReader(file: file, headerOnly: headerOnly)
-        let parser = XMLParser(data: data)
+        // From a stream: given the whole document at once, Foundation's parser on Linux fails on documents over
+        // 10 MB (libxml2's limit on one input chunk), after reporting every element.
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader

@@ -61,6 +61,19 @@ struct RoundTripTests {
         #expect(try XMLStoreFormat.encode(decoded, model: Self.model) == bytes)
     }
 
+    @Test("An XML store over 10 MB reads (XMLParser given the whole document fails past libxml2's 10 MB chunk limit)")
+    func largeXML() throws {
+        let folder = Self.model.entitiesByName["Folder"]!
+        let text = String(repeating: "0123456789abcdef", count: 64)
+        let objects = (1...12_000).map { StoreFileObject(entity: folder, reference: Int64($0), attributes: ["name": .string(text)]) }
+        let contents = StoreFileContents(metadata: ["NSStoreType": "XML"], referenceHighWaterMark: 12_000, objects: objects)
+        let bytes = try XMLStoreFormat.encode(contents, model: Self.model)
+        #expect(bytes.count > 11 << 20)
+        let decoded = try XMLStoreFormat.decode(bytes, model: Self.model, file: "large.xml")
+        #expect(decoded.objects.count == 12_000)
+        #expect(decoded.objects.last?.attributes["name"] == .string(text))
+    }
+
     /// Object by object, so a failure names what differs rather than printing two whole graphs.
     private func expectEqual(_ decoded: StoreFileContents, _ expected: StoreFileContents) {
         #expect(decoded.metadata == expected.metadata)
