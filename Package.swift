@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "CoreDataObjectGraph",
             dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "Predicates", "KeyValueCoding", "PropertyListCoding",
-                           "UndoManagement", "CSwiftRuntime"],
+                           "UndoManagement", "CSwiftRuntime", "AtomicStoreFormats"],
             swiftSettings: strictSettings),
 
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).
