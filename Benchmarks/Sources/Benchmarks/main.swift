@@ -15,11 +15,7 @@ let usage = """
                       [--output FILE] [--trimming-allocator]
       --quick               reduced sizes (under two minutes once built)
       --only SECTION        sections whose name contains SECTION: words, items, batch, count, prefetch, predicates,
-<<<<<<< HEAD
-                            saves, cascade, import, memory, browser, migration
-=======
-                            saves, cascade, import, atomic, memory, browser
->>>>>>> store-formats
+                            saves, cascade, import, atomic, memory, browser, migration
       --workload TEXT       workloads whose name contains TEXT (within the chosen sections)
       --implementation TEXT implementations whose name contains TEXT; end TEXT with $ for an exact name
       --rounds N            timed rounds after the warm-up (0 for a single run under callgrind)
@@ -186,13 +182,11 @@ do {
     if wanted("import") {
         results.append(runner.run(try FindOrCreate.workload(factory: stores, count: sizes.imports, batch: sizes.importBatch)))
     }
-<<<<<<< HEAD
     if wanted("migration") {
         results += try MigrationWorkloads.workloads(factory: stores, rows: sizes.migrationRows).filter(wanted).map(runner.run)
-=======
+    }
     if wanted("atomic") {
         results.append(runner.run(try AtomicStoreLoading.workload(objects: quick ? 20_000 : 100_000)))
->>>>>>> store-formats
     }
     if wanted("memory") {
         memory = try ResidentMemory.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows)
