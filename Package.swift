@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         // The browser's UI-free logic, for the benchmark suite's browser workloads.
         .library(name: "StoreBrowser", targets: ["StoreBrowser"]),
+        // The atomic store file codecs, for the benchmark suite's loader workloads.
+        .library(name: "AtomicStoreFormats", targets: ["AtomicStoreFormats"]),
         .executable(name: "coredata", targets: ["coredata"]),
     ],
     dependencies: [
@@ -52,10 +54,13 @@ let package = Package(
             dependencies: ["CoreDataModel", "SQLiteDatabase", "PropertyListCoding", "Predicates", "TerminalText", "CZlib"],
             swiftSettings: strictSettings),
 
+        // The atomic stores' file formats (XML and binary), as bytes ⇄ model-checked contents; no store plumbing.
+        .target(name: "AtomicStoreFormats", dependencies: ["CoreDataModel", "PropertyListCoding"], swiftSettings: strictSettings),
+
         .target(
             name: "CoreDataObjectGraph",
             dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "Predicates", "KeyValueCoding", "PropertyListCoding",
-                           "UndoManagement", "CSwiftRuntime"],
+                           "UndoManagement", "CSwiftRuntime", "AtomicStoreFormats"],
             swiftSettings: strictSettings),
 
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).
@@ -91,7 +96,8 @@ let package = Package(
 
         // MARK: Fuzzing: the targets (run by the test suite's short runs) and the libFuzzer / long-run executable.
         .target(name: "FuzzTargets",
-                dependencies: ["Predicates", "PropertyListCoding", "CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "TerminalText"],
+                dependencies: ["Predicates", "PropertyListCoding", "CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "TerminalText",
+                               "AtomicStoreFormats"],
                 swiftSettings: strictSettings),
         .executableTarget(name: "coredata-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strictSettings),
 
@@ -111,6 +117,8 @@ let package = Package(
         .testTarget(name: "CoreDataModelTests", dependencies: ["CoreDataModel", "CoreDataTestSupport", "PropertyListCoding"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataSQLiteFormatTests", dependencies: ["CoreDataSQLiteFormat", "CoreDataModel", "CoreDataTestSupport", "Predicates", "SQLiteDatabase",
                                                                   "TerminalText"], swiftSettings: strictSettings),
+        .testTarget(name: "AtomicStoreFormatsTests", dependencies: ["AtomicStoreFormats", "CoreDataModel", "CoreDataTestSupport", "PropertyListCoding"],
+                    swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase",

@@ -26,6 +26,7 @@ let package = Package(
                 "CBenchMalloc",
                 .product(name: "OpenCoreData", package: "OpenCoreData"),
                 .product(name: "StoreBrowser", package: "OpenCoreData"),
+                .product(name: "AtomicStoreFormats", package: "OpenCoreData"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],

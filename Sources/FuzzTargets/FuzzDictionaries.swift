@@ -42,4 +42,22 @@ enum FuzzDictionaries {
         Array("👩‍👩‍👧".utf8), Array("日本".utf8), [0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
         Array("\"".utf8), Array("'".utf8), Array("\\".utf8), Array(" ".utf8), Array("Z_".utf8), Array("Z_PK".utf8),
     ]
+
+    /// The XML store's elements and attribute spellings.
+    static let xmlStore: [[UInt8]] = [
+        "<database>", "</database>", "<databaseInfo>", "<version>134481920</version>", "<UUID>", "<nextObjectID>",
+        "<metadata>", "</metadata>", "<object type=\"", "\" id=\"z", "</object>", "<attribute name=\"", "<relationship name=\"",
+        "\" type=\"", "destination=\"", "idrefs=\"", "z1 z2", "z0", "z99999999999999999999", "int16", "int32", "int64",
+        "decimal", "double", "float", "string", "bool", "date", "binary", "uuid", "uri", "transformable", "0/0", "1/1",
+        "PERSON", "PET", "name", "pets", "owner", "&#13;", "ß", "SS",
+    ].map { Array($0.utf8) }
+
+    /// The binary store's header words and archive keys.
+    static let binaryStore: [[UInt8]] = [
+        Array("CoreData".utf8), [0, 0, 0, 1], [0x08, 0x04, 0x08, 0x00], [0, 0, 0, 0, 0, 0, 0, 64],
+        Array("mapData".utf8), Array("metadata".utf8), Array("NSDictionaryMapNode".utf8), Array("NSStoreMapNode".utf8),
+        Array("NSEntityName".utf8), Array("NSPrimaryKey64".utf8), Array("NSAttributeValues".utf8), Array("NSRelatedNodes".utf8),
+        Array("NSNull".utf8), Array("NSDecimalNumber".utf8), Array("NS.mantissa".utf8), Array("NSUUID".utf8), Array("NSURL".utf8),
+        Array("Person".utf8), Array("Employee".utf8), Array("Pet".utf8),
+    ]
 }

@@ -30,6 +30,10 @@ public enum FuzzSeeds {
         case "plist", "xml", "xccurrentversion":
             seeds[BinaryPropertyListReader.hasSignature(bytes) ? .binaryPropertyList : .xmlPropertyList, default: []].append(bytes)
             if url.pathExtension == "xml" { seeds[.xcdatamodelContents, default: []].append(bytes) }
+            // XML stores, such as Xcode's mapping models (`xcmapping.xml`).
+            if url.pathExtension == "xml" && String(decoding: bytes.prefix(512), as: UTF8.self).contains("<database>") {
+                seeds[.xmlStore, default: []].append(bytes)
+            }
         default:
             if name == "contents" { seeds[.xcdatamodelContents, default: []].append(bytes) }
             if name == "elements" || name.hasSuffix(".elements") {
@@ -103,6 +107,10 @@ public enum FuzzSeeds {
                 """.utf8)]
         case .legacyElements, .modelCache:
             return []
+        case .xmlStore:
+            return [FuzzBodies.atomicStoreSeed(xml: true)]
+        case .binaryStore:
+            return [FuzzBodies.atomicStoreSeed(xml: false)]
         }
     }
 }

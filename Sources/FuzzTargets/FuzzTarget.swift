@@ -25,6 +25,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case modelInference = "inference"
     /// The terminal sanitiser and the JSON escaper for terminals.
     case terminalSanitizer = "sanitizer"
+    /// XML store files (`NSXMLStoreType`), read with a model inferred from the file, then written and read again.
+    case xmlStore = "xmlstore"
+    /// Binary store files (`NSBinaryStoreType`), read with a fixed model, then written and read again.
+    case binaryStore = "binarystore"
 
     /// Runs the target on one input.
     public func run(_ input: [UInt8]) -> FuzzOutcome {
@@ -38,6 +42,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .legacyElements: FuzzBodies.legacyElements(input)
         case .modelInference: FuzzBodies.modelInference(input)
         case .terminalSanitizer: FuzzBodies.terminalSanitizer(input)
+        case .xmlStore: FuzzBodies.xmlStore(input)
+        case .binaryStore: FuzzBodies.binaryStore(input)
         }
     }
 
@@ -48,6 +54,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .xmlPropertyList, .xcdatamodelContents: FuzzDictionaries.xml
         case .binaryPropertyList, .keyedArchive, .legacyElements, .modelCache: FuzzDictionaries.binaryPropertyList
         case .modelInference, .terminalSanitizer: FuzzDictionaries.text
+        case .xmlStore: FuzzDictionaries.xml + FuzzDictionaries.xmlStore
+        case .binaryStore: FuzzDictionaries.binaryPropertyList + FuzzDictionaries.binaryStore
         }
     }
 }

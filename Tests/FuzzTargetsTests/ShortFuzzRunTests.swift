@@ -25,7 +25,7 @@ struct ShortFuzzRunTests {
     static let iterations: [FuzzTarget: Int] = [
         .predicateParser: 20_000, .binaryPropertyList: 20_000, .xmlPropertyList: 10_000, .keyedArchive: 6_000,
         .modelCache: 4_000, .xcdatamodelContents: 3_000, .legacyElements: 3_000, .modelInference: 2_000,
-        .terminalSanitizer: 20_000,
+        .terminalSanitizer: 20_000, .xmlStore: 3_000, .binaryStore: 3_000,
     ]
 
     @Test("No input traps and every refusal is a typed error", arguments: FuzzTarget.allCases)

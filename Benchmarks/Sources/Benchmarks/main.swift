@@ -15,7 +15,7 @@ let usage = """
                       [--output FILE] [--trimming-allocator]
       --quick               reduced sizes (under two minutes once built)
       --only SECTION        sections whose name contains SECTION: words, items, batch, count, prefetch, predicates,
-                            saves, cascade, import, memory, browser, migration, inmemory (the in-memory store)
+                            saves, cascade, import, atomic, memory, browser, migration, inmemory (the in-memory store)
       --workload TEXT       workloads whose name contains TEXT (within the chosen sections)
       --implementation TEXT implementations whose name contains TEXT; end TEXT with $ for an exact name
       --rounds N            timed rounds after the warm-up (0 for a single run under callgrind)
@@ -187,6 +187,9 @@ do {
     }
     if wanted("inmemory") {
         results += [try InMemoryFetch.workload(rows: 100_000)].filter(wanted).map(runner.run)
+    }
+    if wanted("atomic") {
+        results.append(runner.run(try AtomicStoreLoading.workload(objects: quick ? 20_000 : 100_000)))
     }
     if wanted("memory") {
         memory = try ResidentMemory.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows)

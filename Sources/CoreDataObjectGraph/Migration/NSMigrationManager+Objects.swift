@@ -181,6 +181,16 @@ extension NSMigrationManager {
         } catch {
             throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?"): value expression \(expression): \(error)", underlyingError: error)
         }
+        // A key the source entity lacks would stop the program, as Apple's KVC raises; say which instead.
+        var rest = expression[...]
+        while let found = rest.range(of: "$source.") {
+            let key = rest[found.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "@" }
+            if !key.hasPrefix("@"), !key.isEmpty, source.entity.propertiesByName[String(key)] == nil {
+                throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression): the source entity "
+                                        + "\(source.entity.name) has no property \(key)")
+            }
+            rest = rest[found.upperBound...]
+        }
         let variables: [String: Any] = [
             NSMigrationManagerKey: self, NSMigrationSourceObjectKey: source, NSMigrationDestinationObjectKey: destination,
             NSMigrationEntityMappingKey: mapping, NSMigrationPropertyMappingKey: propertyMapping, NSMigrationEntityPolicyKey: policy,

@@ -1,0 +1,85 @@
+import CoreDataModel
+import Foundation
+
+/// The checks every object graph passes before it is handed out by a reader or written by a writer: unique
+/// references, concrete entities, known properties, values that fit their attributes, and relationships that name
+/// existing objects of the right entity, at most one for a to-one.
+struct StoreFileGraphCheck {
+    let schema: StoreFileSchema
+    let file: String
+    /// How the format spells a reference in messages (`z102` in XML, `7` in binary).
+    let spell: (Int64) -> String
+    /// Where object `index` (and its relationship, when named) sits in the file.
+    let locate: (_ index: Int, _ relationship: String?) -> StoreFileError.Location
+
+    /// Checks `objects`; returns each reference's entity.
+    @discardableResult
+    func check(_ objects: [StoreFileObject]) throws(StoreFileError) -> [Int64: NSEntityDescription] {
+        var entities: [Int64: NSEntityDescription] = [:]
+        entities.reserveCapacity(objects.count)
+        var firstIndex: [Int64: Int] = [:]
+        for (index, object) in objects.enumerated() {
+            guard object.reference > 0 else {
+                throw failure(index, nil, "object \(spell(object.reference)) has a reference below 1")
+            }
+            if let earlier = firstIndex.updateValue(index, forKey: object.reference) {
+                throw failure(index, nil, "object \(spell(object.reference)) appears twice (first as object \(earlier + 1) "
+                              + "of the file, \(objects[earlier].entity.name))")
+            }
+            entities[object.reference] = object.entity
+            guard !object.entity.isAbstract else {
+                throw failure(index, nil, "object \(spell(object.reference)) is of the abstract entity \(object.entity.name)")
+            }
+            let plan = schema.plan(for: object.entity)
+            for (name, value) in object.attributes {
+                guard let attribute = plan.attributesByName[name] else {
+                    throw failure(index, nil, "object \(spell(object.reference)) (\(object.entity.name)) has a value for "
+                                  + "\(name), which is not a stored attribute of the entity")
+                }
+                if let problem = StoreFileValueCheck.problem(with: value, for: attribute) {
+                    throw failure(index, nil, "object \(spell(object.reference)) (\(object.entity.name)): \(problem)")
+                }
+            }
+        }
+        for (index, object) in objects.enumerated() {
+            let plan = schema.plan(for: object.entity)
+            for (name, destinations) in object.relationships {
+                try checkRelationship(name, destinations, of: object, at: index, plan: plan, entities: entities)
+            }
+        }
+        return entities
+    }
+
+    private func checkRelationship(_ name: String, _ destinations: [Int64], of object: StoreFileObject, at index: Int,
+                                   plan: StoreFileSchema.EntityPlan,
+                                   entities: [Int64: NSEntityDescription]) throws(StoreFileError) {
+        let owner = "object \(spell(object.reference)) (\(object.entity.name))"
+        guard let relationship = plan.relationshipsByName[name] else {
+            throw failure(index, name, "\(owner) names \(name), which is not a stored relationship of the entity")
+        }
+        guard !destinations.isEmpty else {
+            throw failure(index, name, "\(owner) has an empty list for \(name) (an empty relationship is left out)")
+        }
+        if !relationship.isToMany && destinations.count > 1 {
+            throw failure(index, name, "\(owner): the to-one relationship \(name) names \(destinations.count) objects")
+        }
+        var seen = Set<Int64>()
+        for destination in destinations {
+            guard seen.insert(destination).inserted else {
+                throw failure(index, name, "\(owner): relationship \(name) names \(spell(destination)) twice")
+            }
+            guard let destinationEntity = entities[destination] else {
+                throw failure(index, name, "\(owner): relationship \(name) refers to \(spell(destination)), which is not "
+                              + "an object of the file")
+            }
+            if let wanted = relationship.destinationEntity, !destinationEntity.isKind(of: wanted) {
+                throw failure(index, name, "\(owner): relationship \(name) refers to \(spell(destination)), a "
+                              + "\(destinationEntity.name), not a \(wanted.name)")
+            }
+        }
+    }
+
+    private func failure(_ index: Int, _ relationship: String?, _ reason: String) -> StoreFileError {
+        StoreFileError(file: file, location: locate(index, relationship), reason: reason)
+    }
+}
