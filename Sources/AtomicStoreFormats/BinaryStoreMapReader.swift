@@ -11,33 +11,69 @@ struct BinaryStoreMapReader {
 
     func objects(in bytes: [UInt8], range: Range<Int>) throws(StoreFileError) -> [StoreFileObject] {
         let archive: KeyedArchive
-        let entries: [(key: ArchivedValue, value: ArchivedValue)]
         do {
             archive = try KeyedArchive(bytes: Array(bytes[range]))
+        } catch {
+            throw BinaryStoreFormat.archiveError(error, range: range, name: "map", file: file)
+        }
+        var objects: [StoreFileObject] = []
+        // The usual shapes straight from `$objects`; any node the fast path declines goes through the general
+        // reader below, which reports exactly what is wrong.
+        var fast = BinaryStoreMapFastPath(archive: archive, schema: schema)
+        if let entries = fast.entries() {
+            objects.reserveCapacity(entries.count)
+            for entry in entries {
+                if let key = fast.key(entry.key), let object = fast.object(key, node: entry.node) {
+                    objects.append(object)
+                    continue
+                }
+                do {
+                    let key = try archive.resolve(entry.key), node = try archive.resolve(entry.node)
+                    try objects.append(object(fromMapEntry: (key, node), at: objects.count, in: archive, range: range))
+                } catch let error as StoreFileError {
+                    throw error
+                } catch {
+                    throw BinaryStoreFormat.archiveError(error, range: range, name: "map", file: file)
+                }
+            }
+            return try checked(objects)
+        }
+        let entries: [(key: ArchivedValue, value: ArchivedValue)]
+        do {
             let map = try archive.topObject(forKey: "mapData")
             entries = try map.dictionaryEntries()
         } catch {
             throw BinaryStoreFormat.archiveError(error, range: range, name: "map", file: file)
         }
-        var objects: [StoreFileObject] = []
         objects.reserveCapacity(entries.count)
         for (position, entry) in entries.enumerated() {
+            try objects.append(object(fromMapEntry: entry, at: position, in: archive, range: range))
+        }
+        return try checked(objects)
+    }
+
+    private func checked(_ unsorted: [StoreFileObject]) throws(StoreFileError) -> [StoreFileObject] {
+        let objects = unsorted.sorted { $0.reference < $1.reference }
+        try StoreFileGraphCheck(schema: schema, file: file, spell: { "\($0)" },
+                                locate: { index, _ in .object(objects[index].reference) }).check(objects)
+        return objects
+    }
+
+    private func object(fromMapEntry entry: (key: ArchivedValue, value: ArchivedValue), at position: Int,
+                        in archive: KeyedArchive, range: Range<Int>) throws(StoreFileError) -> StoreFileObject {
+        do {
             guard let key = entry.key.int64Value else {
                 throw StoreFileError(file: file, location: .byteOffset(range.lowerBound),
                                      reason: "entry \(position + 1) of the map has a \(entry.key.typeName) key, not a primary key")
             }
             do {
-                objects.append(try object(key, entry.value, in: archive))
+                return try object(key, entry.value, in: archive)
             } catch let error as StoreFileError {
                 throw error
             } catch {
                 throw StoreFileError(file: file, location: .object(key), reason: "\(error)")
             }
         }
-        objects.sort { $0.reference < $1.reference }
-        try StoreFileGraphCheck(schema: schema, file: file, spell: { "\($0)" },
-                                locate: { index, _ in .object(objects[index].reference) }).check(objects)
-        return objects
     }
 
     private func object(_ key: Int64, _ value: ArchivedValue, in archive: KeyedArchive) throws -> StoreFileObject {

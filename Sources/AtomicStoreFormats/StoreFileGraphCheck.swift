@@ -12,25 +12,26 @@ struct StoreFileGraphCheck {
     /// Where object `index` (and its relationship, when named) sits in the file.
     let locate: (_ index: Int, _ relationship: String?) -> StoreFileError.Location
 
-    /// Checks `objects`; returns each reference's entity.
-    @discardableResult
-    func check(_ objects: [StoreFileObject]) throws(StoreFileError) -> [Int64: NSEntityDescription] {
-        var entities: [Int64: NSEntityDescription] = [:]
-        entities.reserveCapacity(objects.count)
-        var firstIndex: [Int64: Int] = [:]
+    /// Checks `objects`, which must be sorted by reference (duplicates are then neighbours, and destinations are
+    /// found by binary search: no table of 100,000 references is built).
+    func check(_ objects: [StoreFileObject]) throws(StoreFileError) {
+        var references: [Int64] = []
+        references.reserveCapacity(objects.count)
+        var lastPlan: StoreFileSchema.EntityPlan?
         for (index, object) in objects.enumerated() {
             guard object.reference > 0 else {
                 throw failure(index, nil, "object \(spell(object.reference)) has a reference below 1")
             }
-            if let earlier = firstIndex.updateValue(index, forKey: object.reference) {
-                throw failure(index, nil, "object \(spell(object.reference)) appears twice (first as object \(earlier + 1) "
-                              + "of the file, \(objects[earlier].entity.name))")
+            if index > 0 && objects[index - 1].reference == object.reference {
+                throw failure(index, nil, "object \(spell(object.reference)) appears twice (as a \(objects[index - 1].entity.name) "
+                              + "and as a \(object.entity.name))")
             }
-            entities[object.reference] = object.entity
+            references.append(object.reference)
             guard !object.entity.isAbstract else {
                 throw failure(index, nil, "object \(spell(object.reference)) is of the abstract entity \(object.entity.name)")
             }
-            let plan = schema.plan(for: object.entity)
+            let plan = lastPlan?.entity === object.entity ? lastPlan! : schema.plan(for: object.entity)
+            lastPlan = plan
             for (name, value) in object.attributes {
                 guard let attribute = plan.attributesByName[name] else {
                     throw failure(index, nil, "object \(spell(object.reference)) (\(object.entity.name)) has a value for "
@@ -41,18 +42,28 @@ struct StoreFileGraphCheck {
                 }
             }
         }
-        for (index, object) in objects.enumerated() {
-            let plan = schema.plan(for: object.entity)
+        for (index, object) in objects.enumerated() where !object.relationships.isEmpty {
+            let plan = lastPlan?.entity === object.entity ? lastPlan! : schema.plan(for: object.entity)
+            lastPlan = plan
             for (name, destinations) in object.relationships {
-                try checkRelationship(name, destinations, of: object, at: index, plan: plan, entities: entities)
+                try checkRelationship(name, destinations, of: object, at: index, plan: plan, objects: objects, references: references)
             }
         }
-        return entities
+    }
+
+    /// The entity of the object with `reference`, by binary search in the sorted references.
+    private func entity(of reference: Int64, objects: [StoreFileObject], references: [Int64]) -> NSEntityDescription? {
+        var low = 0, high = references.count
+        while low < high {
+            let middle = (low + high) / 2
+            if references[middle] < reference { low = middle + 1 } else { high = middle }
+        }
+        return low < references.count && references[low] == reference ? objects[low].entity : nil
     }
 
     private func checkRelationship(_ name: String, _ destinations: [Int64], of object: StoreFileObject, at index: Int,
-                                   plan: StoreFileSchema.EntityPlan,
-                                   entities: [Int64: NSEntityDescription]) throws(StoreFileError) {
+                                   plan: StoreFileSchema.EntityPlan, objects: [StoreFileObject],
+                                   references: [Int64]) throws(StoreFileError) {
         let owner = "object \(spell(object.reference)) (\(object.entity.name))"
         guard let relationship = plan.relationshipsByName[name] else {
             throw failure(index, name, "\(owner) names \(name), which is not a stored relationship of the entity")
@@ -63,12 +74,12 @@ struct StoreFileGraphCheck {
         if !relationship.isToMany && destinations.count > 1 {
             throw failure(index, name, "\(owner): the to-one relationship \(name) names \(destinations.count) objects")
         }
-        var seen = Set<Int64>()
+        var seen = Set<Int64>(minimumCapacity: destinations.count > 1 ? destinations.count : 0)
         for destination in destinations {
-            guard seen.insert(destination).inserted else {
+            guard destinations.count == 1 || seen.insert(destination).inserted else {
                 throw failure(index, name, "\(owner): relationship \(name) names \(spell(destination)) twice")
             }
-            guard let destinationEntity = entities[destination] else {
+            guard let destinationEntity = entity(of: destination, objects: objects, references: references) else {
                 throw failure(index, name, "\(owner): relationship \(name) refers to \(spell(destination)), which is not "
                               + "an object of the file")
             }
