@@ -24,7 +24,7 @@ struct AggregateCommand: ParsableCommand {
     @Option(help: "The sum of a key (repeatable).") var sum: [String] = []
     @Option(help: "A predicate on the groups (HAVING), over the aggregate names, e.g. 'count > 2'.") var having: String?
     @Option(parsing: .unconditional, help: "Sort keys, comma separated; a leading - sorts descending.") var sort: String?
-    @Option(help: "Output format: table, csv, json or jsonl.") var format: OutputFormat = .table
+    @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -69,8 +69,8 @@ struct AggregateCommand: ParsableCommand {
         request.havingPredicate = try FetchOptions.predicate(having)
         request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
         let rows = try session.context.performAndWait { try session.context.fetch(request) }
-        let writer = ResultWriter(format: format, columns: names)
-        for row in rows { try writer.write(names.map { row[$0] }) }
+        let writer = ResultWriter(columns: names, settings: output.settings)
+        for row in rows { writer.write(names.map { CellValue(row[$0]) }) }
         writer.finish()
     }
 }
