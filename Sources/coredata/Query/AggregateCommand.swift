@@ -16,6 +16,7 @@ struct AggregateCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entity to aggregate.") var entity: String
     @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
+    @OptionGroup var predicateInputs: PredicateInputs
     @Option(name: .customLong("group-by"), help: "Keys to group by, comma separated.") var groupBy: String?
     @Flag(help: "Count the objects of each group.") var count = false
     @Option(help: "The minimum of a key (repeatable).") var min: [String] = []
@@ -63,10 +64,10 @@ struct AggregateCommand: ParsableCommand {
         for key in sum { try aggregate("sum:", "sum", key) }
         let request = NSFetchRequest<FetchedDictionary>(entityName: entity)
         request.resultType = .dictionaryResultType
-        request.predicate = try FetchOptions.predicate(predicate)
+        request.predicate = try predicateInputs.predicate(predicate)
         request.propertiesToFetch = columns
         request.propertiesToGroupBy = groups.isEmpty ? nil : groups
-        request.havingPredicate = try FetchOptions.predicate(having)
+        request.havingPredicate = try predicateInputs.predicate(having)
         request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
         let rows = try session.context.performAndWait { try session.context.fetch(request) }
         let writer = ResultWriter(columns: names, settings: output.settings)

@@ -23,6 +23,7 @@ struct QueryCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The entity to fetch.") var entity: String
     @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
+    @OptionGroup var predicateInputs: PredicateInputs
     @Option(parsing: .unconditional, help: "Sort keys, comma separated; a leading - sorts descending.") var sort: String?
     @Option(help: "At most this many objects.") var limit: Int?
     @Option(help: "Skip this many objects first.") var offset: Int?
@@ -46,7 +47,7 @@ struct QueryCommand: ParsableCommand {
         let prefetchPaths = prefetch.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         for keyPath in prefetchPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
         let request = NSFetchRequest<NSManagedObject>(entityName: entity)
-        request.predicate = try FetchOptions.predicate(predicate)
+        request.predicate = try predicateInputs.predicate(predicate)
         request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
         request.fetchLimit = limit ?? 0
         request.fetchOffset = offset ?? 0
