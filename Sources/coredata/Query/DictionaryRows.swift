@@ -19,21 +19,21 @@ struct DictionaryRows {
     private let columns: [Column]
     private let fetched: [String]
     private let storeIdentifier: String
+    private let storePath: String
+    private let entity: NSEntityDescription
     /// Rows per fetch: large enough that skipping to a window's offset costs little, small enough for flat memory.
     static let windowSize = 50_000
 
     /// The plan for `keyPaths` from `entity`, or nil when one of them needs objects (to-many relationships,
     /// aggregates, transient or externally stored attributes, key paths through more than one relationship).
-    init?(keyPaths: [String], entity: NSEntityDescription, storeIdentifier: String) {
+    init?(keyPaths: [String], entity: NSEntityDescription, storeIdentifier: String, storePath: String) {
         var columns: [Column] = []
         var fetched: [String] = []
         for keyPath in keyPaths {
             guard let column = Self.column(keyPath, from: entity) else { return nil }
             columns.append(column)
             switch column {
-            case .value(let key, _, let through):
-                fetched.append(key)
-                if let through { fetched.append(through) }
+            case .value(let key, _, _): fetched.append(key)
             case .reference(let key, let labelKey, _):
                 fetched.append(key)
                 if let labelKey { fetched.append(labelKey) }
@@ -42,6 +42,8 @@ struct DictionaryRows {
         self.columns = columns
         self.fetched = Array(NSOrderedSet(array: fetched)) as! [String]
         self.storeIdentifier = storeIdentifier
+        self.storePath = storePath
+        self.entity = entity
     }
 
     private static func column(_ keyPath: String, from entity: NSEntityDescription) -> Column? {
@@ -81,13 +83,25 @@ struct DictionaryRows {
         var remaining = base.fetchLimit > 0 ? base.fetchLimit : Int.max
         var cells = [CellValue](repeating: .null, count: columns.count)
         var checker = ReferenceChecker(request: base, context: context)
+        // NULLs joined through a relationship cannot tell a missing row from a NULL value: references that lead
+        // to no row of their destination are looked for once, before any row is written.
+        let throughs = columns.compactMap { column -> (String, String)? in
+            if case .value(let key, _, let through?) = column { return (through, key) }
+            return nil
+        }
+        var checked: Set<String> = []
+        for (relationship, keyPath) in throughs where checked.insert(relationship).inserted {
+            for id in try DanglingReferences.find(entity: entity, relationship: relationship, context: context, storePath: storePath) {
+                try checker.check(id, relationship: relationship, keyPath: keyPath)
+            }
+        }
         while remaining > 0 {
             let window = min(remaining, Self.windowSize)
             request.fetchOffset = offset
             request.fetchLimit = window
             let rows = try context.fetch(request)
             for row in rows {
-                for index in columns.indices { cells[index] = try cell(columns[index], of: row, checker: &checker) }
+                for index in columns.indices { cells[index] = cell(columns[index], of: row) }
                 try body(cells)
             }
             if rows.count < window { break }
@@ -96,23 +110,17 @@ struct DictionaryRows {
         }
     }
 
-    private func cell(_ column: Column, of row: FetchedDictionary, checker: inout ReferenceChecker) throws -> CellValue {
+    private func cell(_ column: Column, of row: FetchedDictionary) -> CellValue {
         switch column {
-        case .value(let key, let type, let through):
-            let value: CellValue
+        case .value(let key, let type, _):
             switch type {
-            case .stringAttributeType: value = row[key, as: String.self].map(CellValue.string) ?? .null
-            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: value = row[key, as: Int64.self].map(CellValue.integer) ?? .null
-            case .doubleAttributeType: value = row[key, as: Double.self].map(CellValue.double) ?? .null
-            case .dateAttributeType: value = row[key, as: Date.self].map(CellValue.date) ?? .null
-            case .booleanAttributeType: value = row[key, as: Bool.self].map(CellValue.boolean) ?? .null
-            default: value = CellValue(row[key])
+            case .stringAttributeType: return row[key, as: String.self].map(CellValue.string) ?? .null
+            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: return row[key, as: Int64.self].map(CellValue.integer) ?? .null
+            case .doubleAttributeType: return row[key, as: Double.self].map(CellValue.double) ?? .null
+            case .dateAttributeType: return row[key, as: Date.self].map(CellValue.date) ?? .null
+            case .booleanAttributeType: return row[key, as: Bool.self].map(CellValue.boolean) ?? .null
+            default: return CellValue(row[key])
             }
-            // A NULL through a relationship that has a key: the row may be missing, which objects would report.
-            if case .null = value, let through, let id = row[through, as: NSManagedObjectID.self] {
-                try checker.check(id, relationship: through, keyPath: key)
-            }
-            return value
         case .reference(let key, let labelKey, let label):
             guard let id = row[key, as: NSManagedObjectID.self] else { return .null }
             // A reference alone is printed as it is stored (as objects print it, without fulfilling the fault): a

@@ -54,7 +54,8 @@ struct QueryCommand: ParsableCommand {
         request.fetchBatchSize = 500
         let writer = ResultWriter(columns: keyPaths, settings: output.settings)
         try session.context.performAndWait {
-            if let rows = DictionaryRows(keyPaths: keyPaths, entity: entityDescription, storeIdentifier: session.storeIdentifier) {
+            if let rows = DictionaryRows(keyPaths: keyPaths, entity: entityDescription, storeIdentifier: session.storeIdentifier,
+                                          storePath: session.path) {
                 try rows.forEachRow(request, context: session.context) { writer.write($0) }
             } else {
                 try writeObjects(request, keyPaths: keyPaths, prefetchPaths: prefetchPaths, context: session.context, writer: writer)
