@@ -34,7 +34,7 @@ struct InsertCommand: ParsableCommand {
         discussion: "Values: numbers, true/false, ISO 8601 dates, UUIDs, 0x… bytes, NULL; to-one relationships take pN or an object URI.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "The entity.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "KEY=VALUE assignments.") var values: [String] = []
     @OptionGroup var global: GlobalOptions
 
@@ -62,7 +62,7 @@ struct SetCommand: ParsableCommand {
         commandName: "set", abstract: "Update the objects matching a predicate; asks before changing more than one.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "The entity.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "A predicate selecting the objects.") var predicate: String
     @Argument(help: "KEY=VALUE assignments.") var values: [String]
     @OptionGroup var predicateInputs: PredicateInputs
@@ -107,7 +107,7 @@ struct DeleteCommand: ParsableCommand {
         commandName: "delete", abstract: "Delete the objects matching a predicate, with their delete rules; asks before deleting more than one.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "The entity.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "A predicate selecting the objects.") var predicate: String
     @OptionGroup var predicateInputs: PredicateInputs
     @Flag(help: "Delete several objects without asking.") var yes = false

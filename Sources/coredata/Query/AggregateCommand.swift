@@ -14,10 +14,10 @@ struct AggregateCommand: ParsableCommand {
         discussion: "Example: coredata aggregate Quakes.sqlite Quake --group-by place --count --max magnitude --avg magnitude")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity to aggregate.") var entity: String
+    @Argument(help: "The entity to aggregate.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
     @OptionGroup var predicateInputs: PredicateInputs
-    @Option(name: .customLong("group-by"), help: "Keys to group by, comma separated.") var groupBy: String?
+    @Option(name: .customLong("group-by"), help: "Keys to group by, comma separated.", completion: .custom(StoreCompletion.keyPaths)) var groupBy: String?
     @Flag(help: "Count the objects of each group.") var count = false
     @Option(help: "The minimum of a key (repeatable).") var min: [String] = []
     @Option(help: "The maximum of a key (repeatable).") var max: [String] = []

@@ -8,7 +8,7 @@ struct CountCommand: ParsableCommand {
         commandName: "count", abstract: "Count the objects of an entity that match a predicate (count(for:)).")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity to count.") var entity: String
+    @Argument(help: "The entity to count.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
     @OptionGroup var predicateInputs: PredicateInputs
     @OptionGroup var global: GlobalOptions

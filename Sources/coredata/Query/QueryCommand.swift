@@ -21,13 +21,15 @@ struct QueryCommand: ParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity to fetch.") var entity: String
+    @Argument(help: "The entity to fetch.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
     @OptionGroup var predicateInputs: PredicateInputs
-    @Option(parsing: .unconditional, help: "Sort keys, comma separated; a leading - sorts descending.") var sort: String?
+    @Option(parsing: .unconditional, help: "Sort keys, comma separated; a leading - sorts descending.",
+            completion: .custom(StoreCompletion.keyPaths)) var sort: String?
     @Option(help: "At most this many objects.") var limit: Int?
     @Option(help: "Skip this many objects first.") var offset: Int?
-    @Option(help: "Key paths to print, comma separated (default: attributes and to-one relationships).") var keys: String?
+    @Option(help: "Key paths to print, comma separated (default: attributes and to-one relationships).",
+            completion: .custom(StoreCompletion.keyPaths)) var keys: String?
     @OptionGroup var output: OutputOptions
     @Option(help: "Relationship key paths to prefetch, comma separated.") var prefetch: String?
     @OptionGroup var global: GlobalOptions
