@@ -6,7 +6,7 @@ import StoreAccess
 
 /// The fast path of `query`: when every key is an attribute, a key path through to-one relationships to an
 /// attribute, or a to-one relationship, the rows come from dictionary fetches (the store's SQL, key paths joined
-/// there), a window at a time, and each value is read in its own type. No object is registered.
+/// there) streamed from one statement, and each value is read in its own type. No object is registered.
 struct DictionaryRows {
     /// How one output column is read from a dictionary row.
     private enum Column {
@@ -21,8 +21,6 @@ struct DictionaryRows {
     private let storeIdentifier: String
     private let storePath: String
     private let entity: NSEntityDescription
-    /// Rows per fetch: large enough that skipping to a window's offset costs little, small enough for flat memory.
-    static let windowSize = 50_000
 
     /// The plan for `keyPaths` from `entity`, or nil when one of them needs objects (to-many relationships,
     /// aggregates, transient or externally stored attributes, key paths through more than one relationship).
@@ -70,8 +68,8 @@ struct DictionaryRows {
         return nil
     }
 
-    /// Fetches the rows a window at a time and hands each to `body` as cells, in the request's order, within its
-    /// limit and offset.
+    /// Streams the rows (`enumerateDictionaries`) and hands each to `body` as cells, in the request's order,
+    /// within its limit and offset.
     func forEachRow(_ base: NSFetchRequest<NSManagedObject>, context: NSManagedObjectContext,
                     _ body: ([CellValue]) throws -> Void) throws {
         let request = NSFetchRequest<FetchedDictionary>(entityName: base.entityName ?? "")
@@ -79,35 +77,53 @@ struct DictionaryRows {
         request.predicate = base.predicate
         request.sortDescriptors = base.sortDescriptors
         request.propertiesToFetch = fetched
-        var offset = base.fetchOffset
-        var remaining = base.fetchLimit > 0 ? base.fetchLimit : Int.max
-        var cells = [CellValue](repeating: .null, count: columns.count)
-        var checker = ReferenceChecker(request: base, context: context)
-        // NULLs joined through a relationship cannot tell a missing row from a NULL value: references that lead
-        // to no row of their destination are looked for once, before any row is written.
-        let throughs = columns.compactMap { column -> (String, String)? in
-            if case .value(let key, _, let through?) = column { return (through, key) }
-            return nil
-        }
-        var checked: Set<String> = []
-        for (relationship, keyPath) in throughs where checked.insert(relationship).inserted {
-            for id in try DanglingReferences.find(entity: entity, relationship: relationship, context: context, storePath: storePath) {
-                try checker.check(id, relationship: relationship, keyPath: keyPath)
+        request.fetchOffset = base.fetchOffset
+        request.fetchLimit = base.fetchLimit
+        // A NULL joined through a relationship may be a NULL value or a key leading to no row: the first NULL
+        // in such a column looks for broken keys (one anti-join), before that row is written.
+        var checks: [Int: (check: DanglingReferences, keyPath: String)] = [:]
+        if let model = context.persistentStoreCoordinator?.managedObjectModel {
+            for (index, column) in columns.enumerated() {
+                if case .value(let key, _, let through?) = column,
+                   let check = DanglingReferences(entity: entity, relationship: through, model: model, storePath: storePath) {
+                    checks[index] = (check, key)
+                }
             }
         }
-        while remaining > 0 {
-            let window = min(remaining, Self.windowSize)
-            request.fetchOffset = offset
-            request.fetchLimit = window
-            let rows = try context.fetch(request)
-            for row in rows {
-                for index in columns.indices { cells[index] = cell(columns[index], of: row) }
+        var cells = [CellValue](repeating: .null, count: columns.count)
+        do {
+            // One statement, each row written as SQLite steps to it: nothing is held between rows.
+            try context.enumerateDictionaries(request) { row in
+                for index in columns.indices {
+                    cells[index] = cell(columns[index], of: row)
+                    if case .null = cells[index], let (check, keyPath) = checks.removeValue(forKey: index) {
+                        let keys = try check.brokenKeys()
+                        if !keys.isEmpty { throw BrokenReferences(check: check, keyPath: keyPath, keys: keys) }
+                        // The relationship is sound: its other key paths need no check either.
+                        checks = checks.filter { $0.value.check.relationship != check.relationship }
+                    }
+                }
                 try body(cells)
             }
-            if rows.count < window { break }
-            offset += rows.count
-            remaining -= rows.count
+        } catch let broken as BrokenReferences {
+            // Out of the store's lock now: the checker reads the objects to name the damage.
+            var checker = ReferenceChecker(request: base, context: context)
+            guard let coordinator = context.persistentStoreCoordinator, let store = coordinator.persistentStores.first else { throw broken }
+            for key in broken.keys {
+                let uri = URL(string: "x-coredata://\(store.identifier)/\(broken.check.destination.name)/p\(key)")!
+                if let id = coordinator.managedObjectID(forURIRepresentation: uri) {
+                    try checker.check(id, relationship: broken.check.relationship, keyPath: broken.keyPath)
+                }
+            }
+            throw CommandFailure("\(broken.keyPath): \(broken.check.relationship) refers to rows of \(broken.check.destination.name) that do not exist (primary keys \(broken.keys.map(String.init).joined(separator: ", ")))")
         }
+    }
+
+    /// Thrown out of the enumeration when a relationship's keys lead to no row.
+    private struct BrokenReferences: Error {
+        var check: DanglingReferences
+        var keyPath: String
+        var keys: [Int64]
     }
 
     private func cell(_ column: Column, of row: FetchedDictionary) -> CellValue {
