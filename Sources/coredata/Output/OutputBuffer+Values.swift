@@ -22,7 +22,7 @@ extension OutputBuffer {
             appendJSONLiteral(utf8)
         }
         guard needsTerminalPass else { return }
-        var literal = OutputBuffer(descriptor: -1)
+        var literal = OutputBuffer.scratch()
         text.withUTF8 { literal.appendJSONLiteral($0) }
         append(TerminalSanitizer.escapeForJSON(String(decoding: literal.bytes, as: UTF8.self)))
     }

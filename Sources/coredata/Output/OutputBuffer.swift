@@ -12,6 +12,16 @@ struct OutputBuffer {
         bytes.reserveCapacity(flushThreshold + 4096)
     }
 
+    /// A small buffer that is never written out: the text of one value.
+    static func scratch() -> OutputBuffer {
+        OutputBuffer(scratchCapacity: 32)
+    }
+
+    private init(scratchCapacity: Int) {
+        descriptor = -1
+        bytes.reserveCapacity(scratchCapacity)
+    }
+
     @inline(__always) mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
     @inline(__always) mutating func append(_ text: StaticString) {

@@ -24,7 +24,7 @@ final class ResultWriter {
             if settings.header { writeDelimitedRow(columns.map { CellValue.string($0) }) }
         case .json, .jsonl:
             jsonKeys = columns.map { column in
-                var key = OutputBuffer(descriptor: -1)
+                var key = OutputBuffer.scratch()
                 key.appendJSONString(column, forTerminal: settings.isTerminal)
                 key.append(UInt8(ascii: ":"))
                 return key.bytes
@@ -74,7 +74,10 @@ final class ResultWriter {
             switch cell {
             case .integer(let value): out.append(integer: value)
             case .double(let value) where value.isFinite: out.append(double: value)
-            case .date(let date) where settings.dates != .iso: out.append(date: date, style: settings.dates)
+            // Numbers and dates never need quotes or escapes, nor sanitising.
+            case .date(let date): out.append(date: date, style: settings.dates)
+            case .string(let text) where !settings.isTerminal:
+                if csv { out.appendCSVField(text) } else { out.appendTSVField(text) }
             default:
                 var text = cellText(cell, binaryAsBase64: true)
                 if settings.isTerminal { text = Self.sanitize(text, layout: csv ? .multiLine : .singleLine) }
@@ -105,13 +108,13 @@ final class ResultWriter {
         case .null: return settings.nullText
         case .integer(let value): return String(value)
         case .double(let value):
-            var digits = OutputBuffer(descriptor: -1)
+            var digits = OutputBuffer.scratch()
             digits.append(double: value)
             return String(decoding: digits.bytes, as: UTF8.self)
         case .boolean(let value): return value ? "true" : "false"
         case .string(let text), .text(let text, _): return text
         case .date(let date):
-            var digits = OutputBuffer(descriptor: -1)
+            var digits = OutputBuffer.scratch()
             digits.append(date: date, style: settings.dates)
             return String(decoding: digits.bytes, as: UTF8.self)
         case .data(let data): return binaryAsBase64 ? data.base64EncodedString() : "<\(data.count) bytes>"
