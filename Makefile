@@ -3,7 +3,7 @@
 
 SWIFT        ?= swift
 CONFIG       ?= debug
-APT_PACKAGES := libsqlite3-dev libncurses-dev libreadline-dev zlib1g-dev libssl-dev pkg-config sqlite3 tmux
+APT_PACKAGES := libsqlite3-dev libncurses-dev libreadline-dev zlib1g-dev libssl-dev pkg-config sqlite3 tmux time
 SAMPLE_STORE := SampleStores/Recipes/Recipes.sqlite
 CODEDATA_BIN  = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path)/coredata
 
