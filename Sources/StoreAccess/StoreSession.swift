@@ -66,6 +66,14 @@ package struct StoreSession {
         return request
     }
 
+    /// A fetch of `entityName` objects matching an already parsed `predicate`, with the entity checked first.
+    package func objectRequest(entityName: String, parsedPredicate predicate: Predicates.NSPredicate?) throws -> NSFetchRequest<NSManagedObject> {
+        _ = try entity(named: entityName)
+        let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+        request.predicate = predicate
+        return request
+    }
+
     /// Checks that `keyPath` walks through `entity`'s properties and relationships; throws naming the bad step.
     package func validateKeyPath(_ keyPath: String, from entity: NSEntityDescription) throws {
         var current = entity
@@ -88,13 +96,18 @@ package struct StoreSession {
     /// Parses a predicate format string; nil for an absent or blank one. A syntax error becomes a headline naming
     /// the problem, then the format on a line of its own with a caret under the bad character, so that whatever
     /// prefixes the headline (`coredata: error: `, the browser's prompt) never shifts the caret off its character.
-    package static func predicate(_ format: String?) throws -> Predicates.NSPredicate? {
+    ///
+    /// `arguments` fill `%@` and `%K` in order; `variables` replace `$NAME` (a variable left without a value stays
+    /// one, and evaluating it is an error).
+    package static func predicate(_ format: String?, arguments: [Any?] = [], variables: [String: Any] = [:]) throws -> Predicates.NSPredicate? {
         guard let format, !format.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        let parsed: Predicates.NSPredicate
         do {
-            return try Predicates.NSPredicate(parsing: format)
+            parsed = try Predicates.NSPredicate(parsing: format, argumentArray: arguments)
         } catch {
             throw StoreAccessError("invalid predicate: \(error.reason)\n" + error.caretDiagnostic, isUsageError: true)
         }
+        return variables.isEmpty ? parsed : parsed.withSubstitutionVariables(variables)
     }
 
     /// The keys shown by default for `entity`: stored attributes, then to-one relationships.

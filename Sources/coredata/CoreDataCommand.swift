@@ -13,7 +13,8 @@ struct CoreDataCommand: ParsableCommand {
         abstract: "Browse, query and fix Core Data stores in a terminal.",
         version: "0.1.0",
         subcommands: [BrowseCommand.self, SchemaCommand.self, QueryCommand.self, CountCommand.self, AggregateCommand.self, PredicateCommand.self,
-                      CreateCommand.self, InsertCommand.self, SetCommand.self, DeleteCommand.self, SamplesCommand.self, MigrateCommand.self],
+                      CreateCommand.self, InsertCommand.self, SetCommand.self, DeleteCommand.self, SamplesCommand.self, MigrateCommand.self,
+                      DiffCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     static func main() {

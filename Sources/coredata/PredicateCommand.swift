@@ -37,6 +37,11 @@ struct PredicateCommand: ParsableCommand {
     @Option(name: .long, help: "A model to use for the store instead of the one it carries (with --sql).")
     var model: String?
 
+    @Option(name: .long, help: ArgumentHelp("Values for $variables, as a JSON object ({\"min\": 30}), substituted before printing, evaluating or compiling.", valueName: "json"))
+    var variables: String?
+
+    @OptionGroup var predicateInputs: PredicateInputs
+
     func validate() throws {
         if sql && (entity == nil || store == nil) {
             throw ValidationError("--sql needs --entity and --store")
@@ -47,12 +52,20 @@ struct PredicateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let predicate: Predicates.NSPredicate
+        var predicate: Predicates.NSPredicate
         do {
-            predicate = try Predicates.NSPredicate(parsing: format)
-        } catch {
+            predicate = try Predicates.NSPredicate(parsing: format, argumentArray: try predicateInputs.parsedArguments())
+        } catch let error as PredicateSyntaxError {
             throw Self.failure("invalid predicate: \(error.reason)", diagnostic: error.caretDiagnostic, status: ExitStatus.usageError)
         }
+        var substitutions = try predicateInputs.parsedVariables()
+        if let variables {
+            guard let object = PredicateInputs.jsonValue(variables) as? [String: Any] else {
+                throw CommandFailure("--variables takes a JSON object, such as '{\"min\": 30}', not \(variables)", exitStatus: ExitStatus.usageError)
+            }
+            substitutions.merge(object) { _, new in new }
+        }
+        if !substitutions.isEmpty { predicate = predicate.withSubstitutionVariables(substitutions) }
         if evaluate == nil && !sql {
             print(TerminalSanitizer.sanitize(predicate.predicateFormat))
         }

@@ -15,7 +15,9 @@ let usage = """
                       [--output FILE] [--trimming-allocator]
       --quick               reduced sizes (under two minutes once built)
       --only SECTION        sections whose name contains SECTION: words, items, batch, count, prefetch, predicates,
-                            saves, cascade, import, atomic, memory, browser, migration, inmemory (the in-memory store)
+                            saves, cascade, import, atomic, memory, browser, migration, inmemory (the in-memory store),
+                            cli (the coredata command line against the sqlite3 shell; needs
+                            swift build -c release --product coredata)
       --workload TEXT       workloads whose name contains TEXT (within the chosen sections)
       --implementation TEXT implementations whose name contains TEXT; end TEXT with $ for an exact name
       --rounds N            timed rounds after the warm-up (0 for a single run under callgrind)
@@ -111,6 +113,8 @@ struct Sizes {
     /// Records in the store a model change migrates.
     var migrationRows: Int
     var iterations: Int
+    /// Rows of the command-line section's entity (issue 22).
+    var cliRows: Int = 500_000
 
     static let full = Sizes(words: 500_000, items: 200_000, itemInserts: 50_000, batchSmall: 1_000_000,
                             batchLarge: 10_000_000, recipes: 10_000, memoryRows: 1_000_000, saves: 100_000,
@@ -119,7 +123,7 @@ struct Sizes {
     static let quick = Sizes(words: 100_000, items: 50_000, itemInserts: 20_000, batchSmall: 100_000,
                              batchLarge: 1_000_000, recipes: 2_000, memoryRows: 1_000_000, saves: 20_000,
                              saveBatch: 5_000, cascadeParents: 2_000, cascadeBatch: 500, imports: 5_000,
-                             importBatch: 1_000, migrationRows: 100_000, iterations: 3)
+                             importBatch: 1_000, migrationRows: 100_000, iterations: 3, cliRows: 100_000)
 }
 
 let quick = arguments.contains("--quick")
@@ -142,6 +146,7 @@ let runner = Runner(iterations: option("--rounds").flatMap(Int.init) ?? sizes.it
 var results: [WorkloadResult] = []
 var memory: ResidentMemory.Result?
 var browser: BrowserScrolling.Result?
+var commandLineTable: String?
 
 do {
     let stores = try StoreFactory()
@@ -198,6 +203,17 @@ do {
         browser = try BrowserScrolling.run(store: try stores.largeWordStore(rows: sizes.memoryRows), rows: sizes.memoryRows,
                                            runs: quick ? 1 : 3)
     }
+    if wanted("cli") {
+        if let coredata = CommandLineOutput.executable(packageDirectory: packageDirectory) {
+            let samples = packageDirectory.deletingLastPathComponent().appendingPathComponent("SampleStores/Recipes/Recipes.sqlite")
+            let store = try CommandLineOutput.store(factory: stores, rows: sizes.cliRows)
+            let measured = try CommandLineOutput.run(store: store, rows: sizes.cliRows, coredata: coredata, samples: samples,
+                                                     rounds: option("--rounds").flatMap(Int.init) ?? (quick ? 1 : 3))
+            commandLineTable = CommandLineOutput.table(measured.comparisons, rows: sizes.cliRows, firstRowSeconds: measured.firstRowSeconds)
+        } else {
+            print("  cli · skipped: no coredata release build (swift build -c release --product coredata, or set COREDATA_BIN)")
+        }
+    }
 } catch {
     print("\nbenchmark failed: \(error)")
     exit(1)
@@ -219,6 +235,10 @@ print()
 print(report.table)
 print()
 print(report.targetsTable)
+if let commandLineTable {
+    print()
+    print(commandLineTable)
+}
 do {
     try report.write(to: output)
     print("\nwrote \(output.path) in \(String(format: "%.0f", (ContinuousClock.now - started).seconds)) s")

@@ -164,6 +164,24 @@ extension NSManagedObjectContext {
         return try coordinator.withLock { try store.executeDictionaryFetch(ResolvedFetch(request, entity: entity), shape) }
     }
 
+    /// Calls `body` with each row of a dictionary fetch as the store reads it, without collecting them: the rows of
+    /// ``fetch(_:)`` for `.dictionaryResultType`, in flat memory however many there are (an extension of this
+    /// project; Core Data has no streaming fetch). SQLite stores run one statement; a fetch with a
+    /// `havingPredicate`, or another store type, is fetched whole and then walked. `body` runs while the store is
+    /// being read, so it must not use this context or its coordinator (collect what it needs and use it after).
+    public func enumerateDictionaries(_ request: NSFetchRequest<FetchedDictionary>, _ body: (FetchedDictionary) throws -> Void) throws {
+        assertOnQueue()
+        let (coordinator, entity) = try resolve(request)
+        let store = try coordinator.store(for: entity)
+        guard let sqliteStore = store as? NSSQLiteStore, request.havingPredicate == nil else {
+            for row in try fetch(request) { try body(row) }
+            return
+        }
+        coordinator.statistics.record { $0.fetches += 1 }
+        let shape = try DictionaryShape(request, entity: entity)
+        try coordinator.withLock { try sqliteStore.enumerateDictionaries(ResolvedFetch(request, entity: entity), shape, body) }
+    }
+
     /// The coordinator and the entity a request names, or a precise error.
     func resolve<T>(_ request: NSFetchRequest<T>) throws -> (NSPersistentStoreCoordinator, NSEntityDescription) {
         guard let coordinator = persistentStoreCoordinator else {

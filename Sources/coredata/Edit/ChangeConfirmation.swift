@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 import CoreDataObjectGraph
 import StoreAccess
 
@@ -18,11 +19,11 @@ enum ChangeConfirmation {
     /// Counts the objects `predicate` selects on a read-only session and asks there, before the command opens the
     /// store for writing: a read-write open alone changes files (it checkpoints a WAL into the main file and deletes
     /// a stale `-wal`), and a refused change must leave every byte as it was. Returns how many objects were agreed to.
-    static func confirmBeforeWriting(_ storeOptions: StoreOptions, entity: String, predicate: String, _ action: String,
+    static func confirmBeforeWriting(_ storeOptions: StoreOptions, entity: String, predicate: Predicates.NSPredicate?, _ action: String,
                                      yes: Bool) throws -> Int {
         guard !yes else { return Int.max }
         let session = try storeOptions.open()
-        let request = try session.objectRequest(entityName: entity, predicate: predicate)
+        let request = try session.objectRequest(entityName: entity, parsedPredicate: predicate)
         let count = try session.context.performAndWait { try session.context.count(for: request) }
         try confirm(count, action, yes: false)
         return Swift.max(count, 1)

@@ -34,7 +34,7 @@ struct InsertCommand: ParsableCommand {
         discussion: "Values: numbers, true/false, ISO 8601 dates, UUIDs, 0x… bytes, NULL; to-one relationships take pN or an object URI.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "The entity.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "KEY=VALUE assignments.") var values: [String] = []
     @OptionGroup var global: GlobalOptions
 
@@ -62,9 +62,10 @@ struct SetCommand: ParsableCommand {
         commandName: "set", abstract: "Update the objects matching a predicate; asks before changing more than one.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "The entity.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "A predicate selecting the objects.") var predicate: String
     @Argument(help: "KEY=VALUE assignments.") var values: [String]
+    @OptionGroup var predicateInputs: PredicateInputs
     @Flag(help: "Change several objects without asking.") var yes = false
     @OptionGroup var global: GlobalOptions
 
@@ -73,11 +74,11 @@ struct SetCommand: ParsableCommand {
         try EditRunner.run {
             let assignments = try ValueParsing.assignments(values)
             // A malformed predicate is refused before the store is opened for writing.
-            _ = try StoreSession.predicate(predicate)
-            let agreed = try ChangeConfirmation.confirmBeforeWriting(storeOptions, entity: entity, predicate: predicate,
+            let parsed = try predicateInputs.predicate(predicate)
+            let agreed = try ChangeConfirmation.confirmBeforeWriting(storeOptions, entity: entity, predicate: parsed,
                                                                      "change", yes: yes)
             let session = try storeOptions.open(readOnly: false)
-            let request = try session.objectRequest(entityName: entity, predicate: predicate)
+            let request = try session.objectRequest(entityName: entity, parsedPredicate: parsed)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
                 // Asks again only when more objects match now than were agreed to a moment ago.
@@ -106,8 +107,9 @@ struct DeleteCommand: ParsableCommand {
         commandName: "delete", abstract: "Delete the objects matching a predicate, with their delete rules; asks before deleting more than one.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity.") var entity: String
+    @Argument(help: "The entity.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "A predicate selecting the objects.") var predicate: String
+    @OptionGroup var predicateInputs: PredicateInputs
     @Flag(help: "Delete several objects without asking.") var yes = false
     @OptionGroup var global: GlobalOptions
 
@@ -115,11 +117,11 @@ struct DeleteCommand: ParsableCommand {
         global.apply()
         try EditRunner.run {
             // A malformed predicate is refused before the store is opened for writing.
-            _ = try StoreSession.predicate(predicate)
-            let agreed = try ChangeConfirmation.confirmBeforeWriting(storeOptions, entity: entity, predicate: predicate,
+            let parsed = try predicateInputs.predicate(predicate)
+            let agreed = try ChangeConfirmation.confirmBeforeWriting(storeOptions, entity: entity, predicate: parsed,
                                                                      "delete", yes: yes)
             let session = try storeOptions.open(readOnly: false)
-            let request = try session.objectRequest(entityName: entity, predicate: predicate)
+            let request = try session.objectRequest(entityName: entity, parsedPredicate: parsed)
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
                 try ChangeConfirmation.confirm(objects.count, "delete", yes: objects.count <= agreed)

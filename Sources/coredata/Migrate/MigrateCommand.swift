@@ -76,7 +76,7 @@ struct MigrateCommand: ParsableCommand {
                     .replacePersistentStore(at: backup, withPersistentStoreFrom: url, ofType: NSSQLiteStoreType)
                 print("backup: \(backup.path)")
             }
-            let bar = ProgressLine()
+            let bar = ProgressLine(label: "migrating")
             let plans = try SQLiteStoreMigrator.migrate(storeAt: url.path, steps: path.steps.map(\.step)) { done, total in bar.show(done, total) }
             bar.finish()
             for (index, (step, plan)) in zip(path.steps, plans).enumerated() {
@@ -115,24 +115,5 @@ struct MigrateCommand: ParsableCommand {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         return formatter.string(from: Date())
-    }
-}
-
-/// A progress bar on standard error when it is a terminal; nothing otherwise.
-final class ProgressLine {
-    private let enabled = isatty(STDERR_FILENO) == 1
-    private var shown = -1
-
-    func show(_ done: Int, _ total: Int) {
-        guard enabled, total > 0 else { return }
-        let percent = min(100, done * 100 / total)
-        guard percent != shown else { return }
-        shown = percent
-        let filled = percent * 30 / 100
-        FileHandle.standardError.write(Data("\rmigrating [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)%".utf8))
-    }
-
-    func finish() {
-        if enabled && shown >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

@@ -7,6 +7,9 @@ struct GlobalOptions: ParsableArguments {
         "Log SQL to standard error: 1 statements, 2 with bindings and row counts, 3 with timings.", valueName: "level"))
     var sqlDebug: Int?
 
+    @Flag(name: .shortAndLong, help: "No progress bars or notes on standard error (results and errors are still printed).")
+    var quiet = false
+
     func validate() throws {
         if let sqlDebug, !(0...3).contains(sqlDebug) {
             throw ValidationError("--sql-debug takes 0, 1, 2 or 3, not \(sqlDebug)")
@@ -16,5 +19,6 @@ struct GlobalOptions: ParsableArguments {
     /// Applies the options before a command runs.
     func apply() {
         if let sqlDebug { SQLDebugLog.level = sqlDebug }
+        Verbosity.isQuiet = quiet
     }
 }

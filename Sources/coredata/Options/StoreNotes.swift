@@ -5,7 +5,7 @@ import TerminalText
 /// output: opening recovered an interrupted save, for example.
 enum StoreNotes {
     static func report(_ note: String?) {
-        guard let note else { return }
+        guard let note, !Verbosity.isQuiet else { return }
         FileHandle.standardError.write(Data("coredata: note: \(TerminalSanitizer.sanitize(note))\n".utf8))
     }
 }

@@ -9,7 +9,7 @@ import StoreAccess
 /// `schema` (a store or a model) and `predicate` (`--store` with `--sql`) give these words other meanings and
 /// declare their own.
 struct StoreOptions: ParsableArguments {
-    @Argument(help: "The store (.sqlite).")
+    @Argument(help: "The store (.sqlite).", completion: .file(extensions: ["sqlite"]))
     var store: String
 
     @Option(help: "A model to read the store with instead of the one it carries.")

@@ -1,120 +1,179 @@
-import ArgumentParser
 import Foundation
-import StoreAccess
 import TerminalText
 
-/// The output formats of `query` and `aggregate`.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, csv, json, jsonl
-}
-
-/// Writes rows as they come, so a million rows stream with flat memory. Every format is safe for control
-/// characters in the data: tables and CSV pass the sanitiser; JSON escapes C0 controls itself, and on a terminal
-/// also C1 controls, DEL, bidi and invisible format characters (`TerminalSanitizer.escapeForJSON`). Into a file
-/// or a pipe JSON carries the data's own characters.
+/// Writes rows as they come, straight into a byte buffer, so any number of rows streams with flat memory.
+///
+/// Into a file or a pipe, CSV, TSV and JSON carry the store's exact values (RFC 4180 quotes, TSV escapes, JSON
+/// escapes). On a terminal every string passes the one sanitiser (`TerminalSanitizer`): CSV and TSV cells are
+/// sanitised, and JSON escapes what the sanitiser would change (`TerminalSanitizer.escapeForJSON`), so it stays
+/// valid JSON of the exact data. Tables and Markdown are for reading and are always sanitised.
 final class ResultWriter {
-    private let format: OutputFormat
+    private let settings: OutputSettings
     private let columns: [String]
-    private var widths: [Int] = []
-    private var pending: [[Any?]] = []
+    private var out = OutputBuffer()
     private var rowsWritten = 0
-    private let output = FileHandle.standardOutput
-    private var buffer = Data()
-    /// Table rows are held until this many have arrived, to size the columns to their content.
-    private let sizingSample = 200
-    /// Whether JSON is escaped for a terminal: standard output is one.
-    private let escapesJSONForTerminal = isatty(STDOUT_FILENO) != 0
+    /// `"name":` of each column, escaped once.
+    private var jsonKeys: [[UInt8]] = []
+    private var table: TableLayout?
 
-    init(format: OutputFormat, columns: [String]) {
-        self.format = format
+    init(columns: [String], settings: OutputSettings) {
+        self.settings = settings
         self.columns = columns
-        switch format {
-        case .csv: emit(columns.map(csvField).joined(separator: ",") + "\r\n")
-        case .json: emit("[")
-        case .table, .jsonl: break
+        switch settings.format {
+        case .csv, .tsv:
+            if settings.header { writeDelimitedRow(columns.map { CellValue.string($0) }) }
+        case .json, .jsonl:
+            jsonKeys = columns.map { column in
+                var key = OutputBuffer.scratch()
+                key.appendJSONString(column, forTerminal: settings.isTerminal)
+                key.append(UInt8(ascii: ":"))
+                return key.bytes
+            }
+            if settings.format == .json { out.append("[" as StaticString) }
+        case .markdown:
+            writeMarkdownRow(columns.map { CellValue.string($0) })
+            out.append("|" as StaticString)
+            for _ in columns { out.append(" --- |" as StaticString) }
+            out.append(0x0A)
+        case .table:
+            table = TableLayout(columns: columns, header: settings.header)
         }
     }
 
-    func write(_ values: [Any?]) throws {
-        switch format {
-        case .table:
-            if widths.isEmpty {
-                pending.append(values)
-                if pending.count >= sizingSample { flushPendingTableRows() }
-            } else {
-                emit(tableLine(values.map { TerminalSanitizer.sanitize(ValueFormatting.text($0)) }))
-            }
-        case .csv:
-            emit(values.map { csvField(TerminalSanitizer.sanitize(ValueFormatting.text($0), layout: .multiLine)) }.joined(separator: ",") + "\r\n")
-        case .json, .jsonl:
-            var object: [String: Any] = [:]
-            for (column, value) in zip(columns, values) { object[column] = ValueFormatting.json(value) }
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            let serialized = String(decoding: data, as: UTF8.self)
-            let line = escapesJSONForTerminal ? TerminalSanitizer.escapeForJSON(serialized) : serialized
-            if format == .json { emit((rowsWritten == 0 ? "\n  " : ",\n  ") + line) } else { emit(line + "\n") }
+    func write(_ row: [CellValue]) {
+        switch settings.format {
+        case .csv, .tsv: writeDelimitedRow(row)
+        case .json:
+            out.append(rowsWritten == 0 ? "\n  " as StaticString : ",\n  " as StaticString)
+            writeJSONObject(row)
+        case .jsonl:
+            writeJSONObject(row)
+            out.append(0x0A)
+        case .markdown: writeMarkdownRow(row)
+        case .table: table!.add(row.map { cellText($0, binaryAsBase64: false) }, into: &out)
         }
         rowsWritten += 1
-        if buffer.count > 64 * 1024 { flush() }
+        if out.isFull { out.flush() }
     }
 
     func finish() {
-        switch format {
-        case .table: flushPendingTableRows()
-        case .json: emit(rowsWritten == 0 ? "]\n" : "\n]\n")
-        case .csv, .jsonl: break
+        switch settings.format {
+        case .table: table!.finish(into: &out)
+        case .json: out.append(rowsWritten == 0 ? "]\n" as StaticString : "\n]\n" as StaticString)
+        case .csv, .tsv, .jsonl, .markdown: break
         }
-        flush()
+        out.flush()
     }
 
-    // MARK: Tables
+    // MARK: Delimited text
 
-    private func flushPendingTableRows() {
-        guard widths.isEmpty else { return }
-        let cells = pending.map { $0.map { TerminalSanitizer.sanitize(ValueFormatting.text($0)) } }
-        var natural = columns.map { DisplayWidth.of(TerminalSanitizer.sanitize($0)) }
-        for row in cells {
-            for (index, cell) in row.enumerated() where index < natural.count {
-                natural[index] = max(natural[index], DisplayWidth.of(cell))
+    private func writeDelimitedRow(_ row: [CellValue]) {
+        let csv = settings.format == .csv
+        for (index, cell) in row.enumerated() {
+            if index > 0 { out.append(csv ? UInt8(ascii: ",") : 0x09) }
+            switch cell {
+            case .integer(let value): out.append(integer: value)
+            case .double(let value) where value.isFinite: out.append(double: value)
+            // Numbers and dates never need quotes or escapes, nor sanitising.
+            case .date(let date): out.append(date: date, style: settings.dates)
+            case .string(let text) where !settings.isTerminal:
+                if csv { out.appendCSVField(text) } else { out.appendTSVField(text) }
+            default:
+                var text = cellText(cell, binaryAsBase64: true)
+                if settings.isTerminal { text = Self.sanitize(text, layout: csv ? .multiLine : .singleLine) }
+                if csv { out.appendCSVField(text) } else { out.appendTSVField(text) }
             }
         }
-        widths = Self.fit(natural, into: TerminalSize.columns)
-        emit(tableLine(columns.map { TerminalSanitizer.sanitize($0) }))
-        emit(tableLine(widths.map { String(repeating: "─", count: $0) }))
-        for row in cells { emit(tableLine(row)) }
-        pending.removeAll()
+        if csv { out.append("\r\n" as StaticString) } else { out.append(0x0A) }
     }
 
-    private func tableLine(_ cells: [String]) -> String {
-        zip(cells, widths).map { DisplayWidth.pad($0, toWidth: $1) }.joined(separator: "  ") + "\n"
-    }
-
-    /// Shrinks the widest columns first until the row fits the terminal (each keeps at least 4 columns).
-    static func fit(_ natural: [Int], into available: Int?) -> [Int] {
-        var widths = natural.map { min($0, 60) }
-        guard let available else { return natural }
-        let separators = 2 * max(0, widths.count - 1)
-        while widths.reduce(0, +) + separators > available, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
-              widths[widest] > 4 {
-            widths[widest] -= 1
+    private func writeMarkdownRow(_ row: [CellValue]) {
+        out.append("|" as StaticString)
+        for cell in row {
+            out.append(0x20)
+            let text = Self.sanitize(cellText(cell, binaryAsBase64: false), layout: .singleLine)
+            if text.utf8.contains(UInt8(ascii: "|")) || text.utf8.contains(UInt8(ascii: "\\")) {
+                out.append(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|"))
+            } else {
+                out.append(text)
+            }
+            out.append(" |" as StaticString)
         }
-        return widths
+        out.append(0x0A)
     }
 
-    // MARK: Output
-
-    private func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// A cell as one piece of text, unsanitised: dates in the chosen style, binary data as base64 or a size note.
+    private func cellText(_ cell: CellValue, binaryAsBase64: Bool) -> String {
+        switch cell {
+        case .null: return settings.nullText
+        case .integer(let value): return String(value)
+        case .double(let value):
+            var digits = OutputBuffer.scratch()
+            digits.append(double: value)
+            return String(decoding: digits.bytes, as: UTF8.self)
+        case .boolean(let value): return value ? "true" : "false"
+        case .string(let text), .text(let text, _): return text
+        case .date(let date):
+            var digits = OutputBuffer.scratch()
+            digits.append(date: date, style: settings.dates)
+            return String(decoding: digits.bytes, as: UTF8.self)
+        case .data(let data): return binaryAsBase64 ? data.base64EncodedString() : "<\(data.count) bytes>"
+        case .reference(_, let label): return label
+        case .references(let objects): return "\(objects.count) object\(objects.count == 1 ? "" : "s")"
+        }
     }
 
-    private func emit(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+    /// The sanitiser, skipped for printable ASCII, which it would return unchanged.
+    static func sanitize(_ text: String, layout: TerminalSanitizer.Layout) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        return TerminalSanitizer.sanitize(text, layout: layout)
     }
 
-    private func flush() {
-        output.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
+    // MARK: JSON
+
+    private func writeJSONObject(_ row: [CellValue]) {
+        out.append(UInt8(ascii: "{"))
+        for (index, cell) in row.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            jsonKeys[index].withUnsafeBufferPointer { out.append(contentsOf: $0) }
+            writeJSONValue(cell)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func writeJSONValue(_ cell: CellValue) {
+        let terminal = settings.isTerminal
+        switch cell {
+        case .null: out.append("null" as StaticString)
+        case .integer(let value): out.append(integer: value)
+        case .double(let value):
+            if value.isFinite { out.append(double: value) } else { out.appendJSONString(value.description, forTerminal: false) }
+        case .boolean(let value): out.append(value ? "true" as StaticString : "false" as StaticString)
+        case .string(let text): out.appendJSONString(text, forTerminal: terminal)
+        case .text(let text, let isNumber):
+            if isNumber, Double(text)?.isFinite == true { out.append(text) } else { out.appendJSONString(text, forTerminal: terminal) }
+        case .date(let date):
+            if settings.dates == .iso { out.append(UInt8(ascii: "\"")) }
+            out.append(date: date, style: settings.dates)
+            if settings.dates == .iso { out.append(UInt8(ascii: "\"")) }
+        case .data(let data): out.appendJSONString(data.base64EncodedString(), forTerminal: false)
+        case .reference(let uri, let label): writeJSONReference(uri: uri, label: label)
+        case .references(let objects):
+            out.append(UInt8(ascii: "["))
+            for (index, object) in objects.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                writeJSONReference(uri: object.uri, label: object.label)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+
+    private func writeJSONReference(uri: String, label: String) {
+        out.append("{\"uri\":" as StaticString)
+        out.appendJSONString(uri, forTerminal: settings.isTerminal)
+        out.append(",\"label\":" as StaticString)
+        out.appendJSONString(label, forTerminal: settings.isTerminal)
+        out.append(UInt8(ascii: "}"))
     }
 }
 

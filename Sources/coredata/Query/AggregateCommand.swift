@@ -14,9 +14,10 @@ struct AggregateCommand: ParsableCommand {
         discussion: "Example: coredata aggregate Quakes.sqlite Quake --group-by place --count --max magnitude --avg magnitude")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "The entity to aggregate.") var entity: String
+    @Argument(help: "The entity to aggregate.", completion: .custom(StoreCompletion.entities)) var entity: String
     @Argument(help: "A predicate, in NSPredicate format.") var predicate: String?
-    @Option(name: .customLong("group-by"), help: "Keys to group by, comma separated.") var groupBy: String?
+    @OptionGroup var predicateInputs: PredicateInputs
+    @Option(name: .customLong("group-by"), help: "Keys to group by, comma separated.", completion: .custom(StoreCompletion.keyPaths)) var groupBy: String?
     @Flag(help: "Count the objects of each group.") var count = false
     @Option(help: "The minimum of a key (repeatable).") var min: [String] = []
     @Option(help: "The maximum of a key (repeatable).") var max: [String] = []
@@ -24,7 +25,7 @@ struct AggregateCommand: ParsableCommand {
     @Option(help: "The sum of a key (repeatable).") var sum: [String] = []
     @Option(help: "A predicate on the groups (HAVING), over the aggregate names, e.g. 'count > 2'.") var having: String?
     @Option(parsing: .unconditional, help: "Sort keys, comma separated; a leading - sorts descending.") var sort: String?
-    @Option(help: "Output format: table, csv, json or jsonl.") var format: OutputFormat = .table
+    @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -63,14 +64,14 @@ struct AggregateCommand: ParsableCommand {
         for key in sum { try aggregate("sum:", "sum", key) }
         let request = NSFetchRequest<FetchedDictionary>(entityName: entity)
         request.resultType = .dictionaryResultType
-        request.predicate = try FetchOptions.predicate(predicate)
+        request.predicate = try predicateInputs.predicate(predicate)
         request.propertiesToFetch = columns
         request.propertiesToGroupBy = groups.isEmpty ? nil : groups
-        request.havingPredicate = try FetchOptions.predicate(having)
+        request.havingPredicate = try predicateInputs.predicate(having)
         request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
         let rows = try session.context.performAndWait { try session.context.fetch(request) }
-        let writer = ResultWriter(format: format, columns: names)
-        for row in rows { try writer.write(names.map { row[$0] }) }
+        let writer = ResultWriter(columns: names, settings: output.settings)
+        for row in rows { writer.write(names.map { CellValue(row[$0]) }) }
         writer.finish()
     }
 }

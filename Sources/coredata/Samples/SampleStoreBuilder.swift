@@ -81,7 +81,10 @@ struct SampleStoreBuilder {
         context.persistentStoreCoordinator = coordinator
         let sample = generator.init(scale: scale)
         try context.performAndWait {
-            try sample.generate(into: SampleStoreWriter(context: context), random: &random)
+            // Only the large samples take long enough for a bar.
+            let bar = scale >= 10_000 ? ProgressLine(label: "generating \(generator.name)") : nil
+            try sample.generate(into: SampleStoreWriter(context: context, progress: bar.map { ($0, scale) }), random: &random)
+            bar?.finish()
         }
         for store in coordinator.persistentStores { try coordinator.remove(store) }
     }

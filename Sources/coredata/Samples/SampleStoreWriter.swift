@@ -18,10 +18,14 @@ final class SampleStoreWriter {
     let batchSize: Int
     private var pendingObjects = 0
     private(set) var savedBatches = 0
+    /// Units ended so far, and the bar they advance (a sample's scale counts its units).
+    private var units = 0
+    private let progress: (bar: ProgressLine, total: Int)?
 
-    init(context: NSManagedObjectContext, batchSize: Int = 1_000) {
+    init(context: NSManagedObjectContext, batchSize: Int = 1_000, progress: (bar: ProgressLine, total: Int)? = nil) {
         self.context = context
         self.batchSize = batchSize
+        self.progress = progress
     }
 
     /// A new object of `entityName`, counted towards the current batch.
@@ -38,7 +42,11 @@ final class SampleStoreWriter {
     /// Saves and resets when the batch is full. Call it between units (a recipe with its ingredients), never in the
     /// middle of one, so each save holds whole units.
     func endUnit() throws {
-        if pendingObjects >= batchSize { try saveAndReset() }
+        units += 1
+        if pendingObjects >= batchSize {
+            try saveAndReset()
+            progress.map { $0.bar.show(units, $0.total) }
+        }
     }
 
     /// Saves what is pending without resetting, so the caller can read the permanent IDs of objects it keeps.

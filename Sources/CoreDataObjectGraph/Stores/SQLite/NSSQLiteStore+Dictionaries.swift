@@ -19,13 +19,8 @@ extension NSSQLiteStore {
             filtered.fetchLimit = 0
             filtered.fetchOffset = 0
         }
-        let query = try statement(for: filtered, columns: keyPaths)
-        let keyPathSQL = Dictionary(zip(keyPaths, query.columnTerms), uniquingKeysWith: { first, _ in first })
-        let selected = try shape.columns.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL) }
-        let grouped = try shape.groupBy.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL).sql }
-        let sql = query.dictionaries(selected.map(\.sql), distinct: shape.distinct, groupBy: grouped)
-        let reader = DictionaryRowReader(columns: selected)
-        var rows = try run(sql, query.bindings) { statement in
+        let (sql, bindings, reader) = try dictionaryStatement(filtered, shape, keyPaths: keyPaths)
+        var rows = try run(sql, bindings) { statement in
             var rows: [FetchedDictionary] = []
             try statement.forEachRow { row in rows.append(reader.read(row)) }
             return rows
@@ -42,6 +37,33 @@ extension NSSQLiteStore {
             if fetch.fetchLimit > 0 { rows = Array(rows.prefix(fetch.fetchLimit)) }
         }
         return rows
+    }
+
+    /// Dictionary rows handed to `body` one at a time as SQLite steps through them, none kept: one statement
+    /// however many rows, in flat memory. Only for fetches without a `havingPredicate` (which filters the
+    /// finished rows); `body` runs under the coordinator's lock, so it must not use the coordinator.
+    func enumerateDictionaries(_ fetch: ResolvedFetch, _ shape: DictionaryShape, _ body: (FetchedDictionary) throws -> Void) throws {
+        precondition(shape.having == nil, "a havingPredicate filters finished rows; use executeDictionaryFetch")
+        let keyPaths = (shape.columns + shape.groupBy).compactMap { column -> String? in
+            if case .keyPath(_, let path) = column { return path }
+            return nil
+        }
+        let (sql, bindings, reader) = try dictionaryStatement(fetch, shape, keyPaths: keyPaths)
+        try run(sql, bindings) { statement in
+            try statement.forEachRow { row in try body(reader.read(row)) }
+        }
+    }
+
+    /// The SQL of a dictionary fetch, its bindings, and the reader of its rows.
+    private func dictionaryStatement(_ fetch: ResolvedFetch, _ shape: DictionaryShape, keyPaths: [String]) throws
+        -> (sql: String, bindings: [SQLiteValue], reader: DictionaryRowReader)
+    {
+        let query = try statement(for: fetch, columns: keyPaths)
+        let keyPathSQL = Dictionary(zip(keyPaths, query.columnTerms), uniquingKeysWith: { first, _ in first })
+        let selected = try shape.columns.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL) }
+        let grouped = try shape.groupBy.map { try sqlColumn($0, entity: fetch.entity, keyPathSQL: keyPathSQL).sql }
+        let sql = query.dictionaries(selected.map(\.sql), distinct: shape.distinct, groupBy: grouped)
+        return (sql, query.bindings, DictionaryRowReader(columns: selected))
     }
 
     /// A selected column: its SQL and how to read it back.
