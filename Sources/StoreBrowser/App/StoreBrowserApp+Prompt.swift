@@ -12,7 +12,7 @@ extension StoreBrowserApp {
     static let editPrompt = PromptKind(rawValue: "edit")
 
     /// The `:` commands, for the help overlay and for completion.
-    static let commandHelp: [String] = [
+    package static let commandHelp: [String] = [
         "  :w  :write              write the changes to the store (shows them first)",
         "  :q  :quit  :q!  :wq     quit; :q! quits without writing",
         "  :edit  :readonly        allow editing (reopens the store read-write); back to read-only",
@@ -208,12 +208,13 @@ extension StoreBrowserApp {
 
     // MARK: Completion
 
-    /// Tab completion: in a filter, key paths through relationships, operators and modifiers; in a command,
+    /// Tab completion (`line` is the text up to the cursor): in a filter, key paths through relationships, operators
+    /// and modifiers; in a command,
     /// command names, then entity names, named filters or key paths for their arguments.
     func completions(line: String, word: String) -> [String] {
         switch prompt {
         case .filter:
-            return PredicateCompletion.candidates(for: word, entity: table.query.entity)
+            return PredicateCompletion.candidates(for: word, before: String(line.dropLast(word.count)), entity: table.query.entity)
         case .command:
             let words = line.split(separator: " ", omittingEmptySubsequences: false)
             // The line editors add the space after a single match themselves.
@@ -221,7 +222,10 @@ extension StoreBrowserApp {
             switch words[0] {
             case "entity": return session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted()
             case "load": return savedPredicates.all().keys.filter { $0.hasPrefix(word) }.sorted()
-            case "sort", "filter":
+            case "filter":
+                let before = line.dropLast(word.count).drop { $0 != " " }
+                return PredicateCompletion.candidates(for: word, before: String(before), entity: table.query.entity)
+            case "sort":
                 return PredicateCompletion.candidates(for: word.hasPrefix("-") ? String(word.dropFirst()) : word,
                                                       entity: table.query.entity)
                     .map { word.hasPrefix("-") ? "-" + $0 : $0 }
