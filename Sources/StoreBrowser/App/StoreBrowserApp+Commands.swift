@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataObjectGraph
 import Predicates
+import StoreAccess
 import TerminalUI
 
 extension StoreBrowserApp {
@@ -217,6 +218,7 @@ extension StoreBrowserApp {
     private func sort(_ command: BrowserCommand) throws {
         guard table.columns.indices.contains(table.currentColumn) else { return }
         let column = table.columns[table.currentColumn]
+        guard column.isKeyPath else { throw StoreAccessError("the \(column.key) column cannot be sorted by the store") }
         let ascending = command == .sortAscending || command == .addSortAscending
         var query = table.query
         switch command {

@@ -198,14 +198,20 @@ extension StoreBrowserApp {
     func handleOverlayKey(_ key: Key, _ current: BrowserOverlay) -> TerminalAction {
         switch current {
         case .text(let title, let lines, var scroll):
+            // Scrolling counts the wrapped lines on screen, so the last one can always be reached (issue 21).
+            let (wrapped, page) = textOverlayGeometry(lines)
+            let end = max(0, wrapped.count - page)
             switch key {
             case .escape, .character("q"), .enter, .character("?"): overlay = nil
-            case .character("j"), .down: scroll = min(max(0, lines.count - 1), scroll + 1)
-            case .character("k"), .up: scroll = max(0, scroll - 1)
-            case .pageDown, .control("f"), .character(" "): scroll = min(max(0, lines.count - 1), scroll + 10)
-            case .pageUp, .control("b"): scroll = max(0, scroll - 10)
+            case .character("j"), .down: scroll += 1
+            case .character("k"), .up: scroll -= 1
+            case .pageDown, .control("f"), .character(" "): scroll += max(1, page - 1)
+            case .pageUp, .control("b"): scroll -= max(1, page - 1)
+            case .character("g"), .home: scroll = 0
+            case .character("G"), .end: scroll = end
             default: break
             }
+            scroll = min(max(0, scroll), end)
             if overlay != nil { overlay = .text(title: title, lines: lines, scroll: scroll) }
         case .frequency(var model):
             let page = max(1, layout.table.size.rows - 2)
@@ -270,6 +276,7 @@ extension StoreBrowserApp {
     func showFrequency() throws {
         guard table.columns.indices.contains(table.currentColumn) else { return }
         let column = table.columns[table.currentColumn]
+        guard column.isKeyPath else { throw StoreAccessError("the \(column.key) column has no frequency in the store") }
         overlay = .frequency(try FrequencyModel(key: column.key, query: table.query, context: session.context))
     }
 

@@ -84,7 +84,7 @@ public final class StoreBrowserApp: TerminalApp {
 
     public func resize(to newSize: Size) {
         size = newSize
-        layout = BrowserLayout(size: newSize, showsEntities: showsEntityPane)
+        layout = BrowserLayout(size: newSize, showsEntities: showsEntityPane, entityListWidth: entityListWidth)
     }
 
     public var tickInterval: Duration? {

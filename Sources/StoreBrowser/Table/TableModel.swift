@@ -108,6 +108,8 @@ package final class TableModel {
         case .toOne:
             guard let id = object.objectIDForToOne(column.key) else { return "" }
             return ObjectLabel.short(id)
+        case .entity:
+            return object.entity.name
         }
     }
 
