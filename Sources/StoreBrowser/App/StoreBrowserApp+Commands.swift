@@ -108,10 +108,11 @@ extension StoreBrowserApp {
             try pickingDetail.pick(object.objectID)
             goBack()
             forwardStack.removeAll()
-            show("\(pickingDetail.selectedField?.key ?? "relationship"): picked \(ObjectLabel.short(object.objectID))")
+            let label = session.perform { table.labels.text(for: object) }
+            show("\(pickingDetail.selectedField?.key ?? "relationship"): picked \(label)")
             return
         }
-        pushDetail(try DetailModel(objectID: object.objectID, parent: session.context))
+        pushDetail(try DetailModel(objectID: object.objectID, parent: session.context, labels: session.labels))
     }
 
     /// Opens `detail` over the current table as a step of its own, so back returns to the table (issue 21).
@@ -135,7 +136,7 @@ extension StoreBrowserApp {
             }
             try push(TableQuery(entity: destination, scope: Predicates.NSPredicate(format: "SELF == %@", argumentArray: [id]),
                                 scopeTitle: "\(field.key) of \(detail.title)"))
-            location.detail = try DetailModel(objectID: id, parent: session.context)
+            location.detail = try DetailModel(objectID: id, parent: session.context, labels: session.labels)
             return
         }
         guard !detail.objectID.isTemporaryID else {
@@ -155,7 +156,7 @@ extension StoreBrowserApp {
     /// Opens a table for `query` as a new location; the current one goes on the back stack.
     func push(_ query: TableQuery) throws {
         let table = try session.perform {
-            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize)
+            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         }
         backStack.append(location)
         forwardStack.removeAll()
@@ -167,7 +168,7 @@ extension StoreBrowserApp {
     /// Replaces the current table with one for `query` (a new filter or sort), keeping the stacks.
     func replaceTable(with query: TableQuery) throws {
         let table = try session.perform {
-            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize)
+            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         }
         let isPicker = location.isPicker
         location = BrowserLocation(table: table)

@@ -24,10 +24,11 @@ extension StoreBrowserApp {
         "  :predicates             list the named filters",
         "  :export csv|json PATH   write the current table (filter and sort applied) to a file",
         "  :autorefresh on|off     re-fetch by itself when another process writes the store",
+        "  :label ENTITY KEY       name ENTITY's objects by KEY in tables, pickers, F and exports (kept per store)",
         "  :undo  :redo  :refresh  :help",
     ]
     static let commandNames = ["w", "write", "q", "quit", "q!", "wq", "edit", "readonly", "sql", "sort", "filter", "entity",
-                               "save", "load", "predicates", "export", "autorefresh", "undo", "redo", "refresh", "help"]
+                               "save", "load", "predicates", "export", "autorefresh", "label", "undo", "redo", "refresh", "help"]
 
     /// Opens `/` on the current filter as a selected text: the first character typed replaces it, any editing
     /// key (arrows, Backspace, Ctrl-A/E, Tab) keeps it for editing. Readline has no selection, so this follows a
@@ -142,6 +143,7 @@ extension StoreBrowserApp {
         case "predicates": showSavedFilters()
         case "export": try export(argument)
         case "autorefresh": try setAutoRefresh(argument)
+        case "label": try setLabel(argument)
         case "undo": undo()
         case "redo": redo()
         case "refresh": refresh()
@@ -197,6 +199,20 @@ extension StoreBrowserApp {
         overlay = .text(title: "Named filters", lines: lines, scroll: 0)
     }
 
+    /// `:label ENTITY KEY`: the display key of ENTITY's objects; the table is rebuilt to show it.
+    private func setLabel(_ argument: String) throws {
+        let words = argument.split(separator: " ").map(String.init)
+        guard words.count == 2 else {
+            let current = session.labels.key(for: table.query.entity).map { "\(table.query.entity.name) is labelled by \($0); " } ?? ""
+            throw StoreAccessError(current + ":label takes an entity and one of its attributes, as in :label Chef email")
+        }
+        try session.setLabel(words[1], for: try session.store.entity(named: words[0]))
+        let column = table.currentColumn
+        try replaceTable(with: table.query)
+        session.perform { table.selectColumn(column, width: tableWidth) }
+        show("\(words[0]) objects are labelled by \(words[1])")
+    }
+
     private func setAutoRefresh(_ argument: String) throws {
         switch argument {
         case "on": autoRefresh = true
@@ -221,6 +237,11 @@ extension StoreBrowserApp {
             if words.count <= 1 { return Self.commandNames.filter { $0.hasPrefix(word) } }
             switch words[0] {
             case "entity": return session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted()
+            case "label":
+                guard words.count == 3, let entity = session.model.entitiesByName[String(words[1])] else {
+                    return words.count == 2 ? session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted() : []
+                }
+                return entity.allProperties.compactMap { $0 as? NSAttributeDescription }.map(\.name).filter { $0.hasPrefix(word) }
             case "load": return savedPredicates.all().keys.filter { $0.hasPrefix(word) }.sorted()
             case "filter":
                 let before = line.dropLast(word.count).drop { $0 != " " }

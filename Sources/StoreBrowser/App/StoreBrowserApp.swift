@@ -66,7 +66,7 @@ public final class StoreBrowserApp: TerminalApp {
         let filter = try StoreSession.predicate(session.options.predicateFormat)
         let query = TableQuery(entity: entity, filter: filter)
         location = BrowserLocation(table: try session.perform {
-            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize)
+            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         })
         entitySelection = entities.firstIndex { $0 === entity } ?? 0
         editor.completer = { [weak self] line, word in self?.completions(line: line, word: word) ?? [] }
