@@ -12,6 +12,8 @@ extension StoreBrowserApp {
             try move(command)
         case .columnLeft: session.perform { table.selectColumn(table.currentColumn - 1, width: tableWidth) }
         case .columnRight: session.perform { table.selectColumn(table.currentColumn + 1, width: tableWidth) }
+        case .jumpToColumn: beginPrompt(.column, text: "")
+        case .hideColumn: try hideCurrentColumn()
         case .switchPane:
             guard location.detail == nil else { return .redraw }
             focus = focus == .table ? .entities : .table
@@ -155,6 +157,7 @@ extension StoreBrowserApp {
 
     /// Opens a table for `query` as a new location; the current one goes on the back stack.
     func push(_ query: TableQuery) throws {
+        let query = withRememberedColumns(query)
         let table = try session.perform {
             try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         }
@@ -229,6 +232,8 @@ extension StoreBrowserApp {
             query.sortKeys.removeAll { $0.key == column.key }
             query.sortKeys.append(SortKey(key: column.key, ascending: ascending))
         }
+        // A key path the store cannot order by (a to-many aggregate, say) is refused here, not as a failed batch.
+        _ = try sqlQuery(for: query)
         let currentColumn = table.currentColumn
         try replaceTable(with: query)
         session.perform { table.selectColumn(currentColumn, width: tableWidth) }

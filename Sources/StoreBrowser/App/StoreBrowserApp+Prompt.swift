@@ -24,11 +24,12 @@ extension StoreBrowserApp {
         "  :predicates             list the named filters",
         "  :export csv|json PATH   write the current table (filter and sort applied) to a file",
         "  :autorefresh on|off     re-fetch by itself when another process writes the store",
+        "  :columns KEY,KEY        the table's columns: key paths such as chef.name, ingredients.@count",
         "  :label ENTITY KEY       name ENTITY's objects by KEY in tables, pickers, F and exports (kept per store)",
         "  :undo  :redo  :refresh  :help",
     ]
     static let commandNames = ["w", "write", "q", "quit", "q!", "wq", "edit", "readonly", "sql", "sort", "filter", "entity",
-                               "save", "load", "predicates", "export", "autorefresh", "label", "undo", "redo", "refresh", "help"]
+                               "save", "load", "predicates", "export", "autorefresh", "label", "columns", "undo", "redo", "refresh", "help"]
 
     /// Opens `/` on the current filter as a selected text: the first character typed replaces it, any editing
     /// key (arrows, Backspace, Ctrl-A/E, Tab) keeps it for editing. Readline has no selection, so this follows a
@@ -46,6 +47,7 @@ extension StoreBrowserApp {
         case .filter: editor.begin(Self.filterPrompt, initialText: text)
         case .command: editor.begin(Self.commandPrompt, initialText: text)
         case .editField: editor.begin(Self.editPrompt, initialText: text)
+        case .column: editor.begin(Self.columnPrompt, initialText: text)
         }
     }
 
@@ -55,6 +57,7 @@ extension StoreBrowserApp {
         case .filter: "/"
         case .command: ":"
         case .editField(let key): "\(key) = "
+        case .column: "column: "
         case nil: ""
         }
     }
@@ -95,6 +98,9 @@ extension StoreBrowserApp {
             return try runCommand(line)
         case .editField:
             try location.detail?.setSelected(fromText: line, session: session.store)
+            return .redraw
+        case .column:
+            try jumpToColumn(line)
             return .redraw
         }
     }
@@ -144,6 +150,7 @@ extension StoreBrowserApp {
         case "export": try export(argument)
         case "autorefresh": try setAutoRefresh(argument)
         case "label": try setLabel(argument)
+        case "columns": try setColumns(argument)
         case "undo": undo()
         case "redo": redo()
         case "refresh": refresh()
@@ -246,6 +253,11 @@ extension StoreBrowserApp {
             case "filter":
                 let before = line.dropLast(word.count).drop { $0 != " " }
                 return PredicateCompletion.candidates(for: word, before: String(before), entity: table.query.entity)
+            case "columns":
+                let last = String(word.split(separator: ",", omittingEmptySubsequences: false).last ?? "")
+                let head = word.dropLast(last.count)
+                return PredicateCompletion.candidates(for: last, entity: table.query.entity).filter { $0.first?.isLetter == true }
+                    .map { head + $0 }
             case "sort":
                 return PredicateCompletion.candidates(for: word.hasPrefix("-") ? String(word.dropFirst()) : word,
                                                       entity: table.query.entity)
@@ -254,6 +266,8 @@ extension StoreBrowserApp {
             case "autorefresh": return ["on", "off"].filter { $0.hasPrefix(word) }
             default: return []
             }
+        case .column:
+            return columnCompletions(for: word)
         default:
             return []
         }

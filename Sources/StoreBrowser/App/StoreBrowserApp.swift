@@ -46,6 +46,8 @@ public final class StoreBrowserApp: TerminalApp {
     var autoRefresh: Bool
     /// Where the panes went at the last render; commands use it for page sizes.
     var layout = BrowserLayout(size: Size(columns: 80, rows: 24), showsEntities: true)
+    /// The columns chosen per entity (`:columns`, `-`, `c`), for its later tables.
+    var columnSets: [String: [String]] = [:]
 
     /// Opens the browser on `session`, on the entity and predicate of its options (or the first entity).
     public init(session: BrowserSession, editor: any LineEditor, theme: Theme = .colored, keyMap: KeyMap = .standard) throws {

@@ -80,7 +80,7 @@ final class ExportJob {
             var dictionary: [String: Any] = ["objectID": object.objectID.uriRepresentation().absoluteString]
             for column in columns {
                 switch column.kind {
-                case .entity: dictionary[column.key] = object.entity.name
+                case .entity, .keyPath: dictionary[column.key] = table.text(of: column, for: object)
                 case .attribute: dictionary[column.key] = ValueFormatting.json(object.value(forKey: column.key))
                 case .toOne:
                     // The URI identifies the object; its label beside it names it for people (issue 21).

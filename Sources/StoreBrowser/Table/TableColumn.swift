@@ -8,6 +8,8 @@ package struct TableColumn: Hashable, Sendable {
         case toOne(destination: String)
         /// Each row's own entity, in the table of an entity with subentities (issue 21).
         case entity
+        /// A key path through relationships or with a collection operator (`chef.name`, `ingredients.@count`).
+        case keyPath
     }
 
     package let key: String
@@ -15,6 +17,7 @@ package struct TableColumn: Hashable, Sendable {
 
     /// Numbers are right-aligned so that their digits line up.
     package var isNumeric: Bool {
+        if kind == .keyPath { return key.contains("@") }
         guard case .attribute(let type) = kind else { return false }
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .doubleAttributeType,
@@ -39,6 +42,13 @@ package struct TableColumn: Hashable, Sendable {
         let entityColumn = entity.subentities.isEmpty ? [] : [TableColumn(
             key: entity.propertiesByName["entity"] == nil ? "entity" : "(entity)", kind: .entity)]
         return entityColumn + attributes + toOnes
+    }
+
+    /// The columns named by `keys` (already checked as key paths of `entity`): its own attributes and to-ones keep
+    /// their kinds, anything longer is a key path.
+    package static func columns(for entity: NSEntityDescription, keys: [String]) -> [TableColumn] {
+        let own = Dictionary(columns(for: entity).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return keys.map { own[$0] ?? TableColumn(key: $0, kind: .keyPath) }
     }
 }
 

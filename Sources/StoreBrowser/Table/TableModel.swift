@@ -49,7 +49,7 @@ package final class TableModel {
     init(query: TableQuery, context: NSManagedObjectContext, batchSize: Int, labels: ObjectLabel = ObjectLabel()) throws {
         self.query = query
         self.labels = labels
-        self.columns = TableColumn.columns(for: query.entity)
+        self.columns = query.columnKeys.map { TableColumn.columns(for: query.entity, keys: $0) } ?? TableColumn.columns(for: query.entity)
         self.batchSize = batchSize
         self.results = try context.fetchBatched(query.fetchRequest(batchSize: batchSize))
         self.columnWidths = columns.map { DisplayWidth.of($0.key) }
@@ -132,6 +132,10 @@ package final class TableModel {
             return labels.text(for: destination)
         case .entity:
             return object.entity.name
+        case .keyPath:
+            let value = Predicates.NSExpression(forKeyPath: column.key).expressionValue(with: object, context: nil)
+            if let destination = value as? NSManagedObject { return labels.text(for: destination) }
+            return ValueFormatting.text(value)
         }
     }
 

@@ -1,0 +1,77 @@
+import CoreDataModel
+import Foundation
+import StoreAccess
+import TerminalUI
+
+/// The table's columns (issue 21): `:columns KEY,KEY` (key paths through relationships, collection operators such as
+/// `ingredients.@count`), `c` to jump to a column by name or add a key path, `-` to hide the current column. The set
+/// chosen for an entity is kept for its later tables in this session.
+extension StoreBrowserApp {
+    static let columnPrompt = PromptKind(rawValue: "column")
+
+    /// `:columns KEY,KEY`; an empty argument returns to the entity's own columns.
+    func setColumns(_ argument: String) throws {
+        let keys = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for key in keys where !isSpecialColumn(key) { try session.store.validateKeyPath(key, from: table.query.entity) }
+        try showColumns(keys.isEmpty ? nil : keys)
+        show(keys.isEmpty ? "\(table.query.entity.name) shows its own columns" : "columns: " + keys.joined(separator: ", "))
+    }
+
+    /// `-`: hides the current column (never the last one).
+    func hideCurrentColumn() throws {
+        guard table.columns.count > 1, table.columns.indices.contains(table.currentColumn) else {
+            throw StoreAccessError("the last column cannot be hidden; :columns sets the columns")
+        }
+        let hidden = table.columns[table.currentColumn].key
+        let column = table.currentColumn
+        var keys = table.columns.map(\.key)
+        keys.remove(at: column)
+        try showColumns(keys)
+        session.perform { table.selectColumn(min(column, table.columns.count - 1), width: tableWidth) }
+        show("hid \(hidden); :columns alone shows every column again")
+    }
+
+    /// `c NAME`: selects the column NAME, or adds the key path NAME after the current column and selects it.
+    func jumpToColumn(_ name: String) throws {
+        let key = name.trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty else { return }
+        if let index = table.columns.firstIndex(where: { $0.key == key }) {
+            session.perform { table.selectColumn(index, width: tableWidth) }
+            return
+        }
+        try session.store.validateKeyPath(key, from: table.query.entity)
+        var keys = table.columns.map(\.key)
+        let position = min(keys.count, table.currentColumn + 1)
+        keys.insert(key, at: position)
+        try showColumns(keys)
+        session.perform { table.selectColumn(position, width: tableWidth) }
+        show("added the column \(key)")
+    }
+
+    /// Tab completion for `c`: the columns shown, then key paths of the entity.
+    func columnCompletions(for word: String) -> [String] {
+        let shown = table.columns.map(\.key).filter { $0.hasPrefix(word) }
+        let paths = PredicateCompletion.candidates(for: word, entity: table.query.entity).filter { $0.first?.isLetter == true && !shown.contains($0) }
+        return shown + paths.filter { !PredicateCompletion.operators.contains($0) && !PredicateCompletion.keywords.contains($0) }
+    }
+
+    /// Rebuilds the table with `keys` as its columns (nil: the entity's own) and remembers them for the entity.
+    private func showColumns(_ keys: [String]?) throws {
+        columnSets[table.query.entity.name] = keys
+        var query = table.query
+        query.columnKeys = keys
+        try replaceTable(with: query)
+    }
+
+    /// The remembered columns of `query`'s entity applied to it, unless it names its own.
+    func withRememberedColumns(_ query: TableQuery) -> TableQuery {
+        guard query.columnKeys == nil, let keys = columnSets[query.entity.name] else { return query }
+        var query = query
+        query.columnKeys = keys
+        return query
+    }
+
+    private func isSpecialColumn(_ key: String) -> Bool {
+        !table.query.entity.subentities.isEmpty && (key == "entity" || key == "(entity)")
+    }
+}
