@@ -43,8 +43,13 @@ struct BrowserColumnsTests {
         try browser.type(":entity Chef\n")
         try browser.type(":entity Recipe\n")
         #expect(browser.app.table.columns.map(\.key) == ["name", "chef.name", "ingredients.@count"])
+        // A new session on the same store (state directory) starts with the set.
+        let again = try BrowserSessionReopen.app(of: browser.storePath, state: browser.directory.appendingPathComponent("state"), size: Self.size)
+        #expect(again.table.columns.map(\.key) == ["name", "chef.name", "ingredients.@count"])
         try browser.type(":columns\n")
         #expect(browser.app.table.columns.count > 3)
+        let reset = try BrowserSessionReopen.app(of: browser.storePath, state: browser.directory.appendingPathComponent("state"), size: Self.size)
+        #expect(reset.table.columns.count > 3)
     }
 
     @Test("c jumps to a column by name (Tab completes) and adds a key path that is not shown; - hides the current one")

@@ -5,7 +5,7 @@ import TerminalUI
 
 /// The table's columns (issue 21): `:columns KEY,KEY` (key paths through relationships, collection operators such as
 /// `ingredients.@count`), `c` to jump to a column by name or add a key path, `-` to hide the current column. The set
-/// chosen for an entity is kept for its later tables in this session.
+/// chosen for an entity is kept for its later tables, and for this store in the state directory.
 extension StoreBrowserApp {
     static let columnPrompt = PromptKind(rawValue: "column")
 
@@ -57,7 +57,13 @@ extension StoreBrowserApp {
 
     /// Rebuilds the table with `keys` as its columns (nil: the entity's own) and remembers them for the entity.
     private func showColumns(_ keys: [String]?) throws {
-        columnSets[table.query.entity.name] = keys
+        let entity = table.query.entity.name
+        columnSets[entity] = keys
+        do {
+            try session.savedColumns.save(keys?.joined(separator: ","), for: entity)
+        } catch {
+            show(error: error)
+        }
         var query = table.query
         query.columnKeys = keys
         try replaceTable(with: query)
@@ -69,6 +75,22 @@ extension StoreBrowserApp {
         var query = query
         query.columnKeys = keys
         return query
+    }
+
+    /// The column sets remembered for the session's store, each checked against the model (a set naming a key the
+    /// model no longer has is dropped).
+    static func rememberedColumns(of session: BrowserSession) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (name, text) in session.savedColumns.values() {
+            guard let entity = session.model.entitiesByName[name] else { continue }
+            let keys = text.split(separator: ",").map(String.init)
+            let valid = keys.allSatisfy { key in
+                (!entity.subentities.isEmpty && (key == "entity" || key == "(entity)"))
+                    || (try? session.store.validateKeyPath(key, from: entity)) != nil
+            }
+            if valid && !keys.isEmpty { result[name] = keys }
+        }
+        return result
     }
 
     private func isSpecialColumn(_ key: String) -> Bool {

@@ -66,7 +66,9 @@ public final class StoreBrowserApp: TerminalApp {
             entity = entities.first { !$0.isAbstract } ?? entities[0]
         }
         let filter = try StoreSession.predicate(session.options.predicateFormat)
-        let query = TableQuery(entity: entity, filter: filter)
+        columnSets = Self.rememberedColumns(of: session)
+        var query = TableQuery(entity: entity, filter: filter)
+        if let keys = columnSets[entity.name] { query.columnKeys = keys }
         location = BrowserLocation(table: try session.perform {
             try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         })

@@ -25,7 +25,9 @@ public final class BrowserSession {
     var entityCountTicket: Int?
     /// How objects are named: each entity's display key (issue 21), with the user's `:label` choices for this store.
     package private(set) var labels: ObjectLabel
-    let savedLabels: SavedLabels
+    let savedLabels: PerStoreSettings
+    /// The column sets chosen per entity (`:columns`, `c`, `-`), comma-separated, remembered for this store.
+    let savedColumns: PerStoreSettings
 
     public init(options: BrowserOptions) throws {
         self.options = options
@@ -40,8 +42,9 @@ public final class BrowserSession {
             self.isEditable = false
             self.editRefusal = error.message.replacingOccurrences(of: ": it cannot be edited", with: ": opened read-only")
         }
-        self.savedLabels = SavedLabels(directory: options.stateDirectory, storePath: store.path)
-        self.labels = ObjectLabel(overrides: savedLabels.overrides())
+        self.savedLabels = PerStoreSettings(directory: options.stateDirectory, file: "labels", storePath: store.path)
+        self.savedColumns = PerStoreSettings(directory: options.stateDirectory, file: "columns", storePath: store.path)
+        self.labels = ObjectLabel(overrides: savedLabels.values())
         self.counter = try BackgroundCounter(storePath: options.storePath, model: store.model)
         self.watcher = try? StoreChangeWatcher(storePath: options.storePath)
         configureContext()
