@@ -1,3 +1,5 @@
+import CoreDataModel
+import CoreDataObjectGraph
 import Foundation
 import Predicates
 import SQLiteDatabase
@@ -73,5 +75,58 @@ struct BrowserColumnsTests {
         #expect(!browser.app.table.columns.contains { $0.key == "name" })
         #expect(!browser.screen[1].contains(" name "))
         #expect(browser.app.table.columns.count == keys.count - 1)
+    }
+}
+
+/// Issue 21, item 5: a very wide entity (Notes' ICNote has 19 empty columns) opens without its empty columns.
+@Suite("Empty columns of wide entities")
+struct BrowserWideEntityTests {
+    /// A store of a `Wide` entity with 20 string attributes of which only `a00`, `a05` and `a10` hold values, and a
+    /// small `Narrow` entity with one empty attribute.
+    static func makeStore(in directory: URL) throws -> String {
+        let wide = NSEntityDescription(name: "Wide")
+        wide.setProperties((0..<20).map { NSAttributeDescription(name: String(format: "a%02d", $0), type: .stringAttributeType) })
+        let narrow = NSEntityDescription(name: "Narrow")
+        narrow.setProperties([NSAttributeDescription(name: "title", type: .stringAttributeType),
+                              NSAttributeDescription(name: "unused", type: .stringAttributeType)])
+        let model = NSManagedObjectModel(entities: [narrow, wide])
+        let path = directory.appendingPathComponent("Wide.sqlite").path
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        _ = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: URL(fileURLWithPath: path), options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            for index in 0..<30 {
+                let object = NSManagedObject(entity: wide, insertInto: context)
+                object.setValue("first \(index)", forKey: "a00")
+                if index % 3 == 0 { object.setValue("fifth", forKey: "a05") }
+                if index == 29 { object.setValue("only the last", forKey: "a10") }
+                NSManagedObject(entity: narrow, insertInto: context).setValue("n\(index)", forKey: "title")
+            }
+            try context.save()
+        }
+        return path
+    }
+
+    @Test("Its table opens on the columns that hold a value, with a note; :columns alone shows them all")
+    func emptyColumnsHidden() throws {
+        let directory = try TemporaryDirectoryForLabels.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.makeStore(in: directory)
+        let session = try BrowserSession(options: BrowserOptions(storePath: path, entityName: "Narrow"))
+        var app = try StoreBrowserApp(session: session, editor: BasicLineEditor(), theme: .monochrome)
+        let terminal = VirtualTerminal(size: Size(columns: 160, rows: 30), showsColor: false)
+        session.waitForBackgroundWork()
+        terminal.enqueue(inputs: [.timeout])
+        try TerminalUI.run(app: &app, terminal: terminal)
+        // A narrow entity keeps its empty column.
+        #expect(app.table.columns.map(\.key) == ["title", "unused"])
+        terminal.type(":entity Wide\n")
+        try TerminalUI.run(app: &app, terminal: terminal)
+        #expect(app.table.columns.map(\.key) == ["a00", "a05", "a10"])
+        #expect(app.message == "hid 17 empty columns of Wide: :columns shows every column")
+        terminal.type(":columns\n")
+        try TerminalUI.run(app: &app, terminal: terminal)
+        #expect(app.table.columns.count == 20)
     }
 }

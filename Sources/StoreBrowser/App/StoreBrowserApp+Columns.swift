@@ -1,5 +1,7 @@
 import CoreDataModel
+import CoreDataObjectGraph
 import Foundation
+import Predicates
 import StoreAccess
 import TerminalUI
 
@@ -74,6 +76,38 @@ extension StoreBrowserApp {
         guard query.columnKeys == nil, let keys = columnSets[query.entity.name] else { return query }
         var query = query
         query.columnKeys = keys
+        return query
+    }
+
+    /// Entities with more columns than this open with their empty columns hidden (Notes' ICNote has 19 of them).
+    static let wideEntityColumns = 16
+    /// ... when they have at most this many objects: finding an empty column reads every row.
+    static let emptyColumnScanLimit = 100_000
+
+    /// `query` with the entity's empty attribute columns left out, when the entity is very wide and its count is
+    /// known and small enough; the message says how many were hidden. A column is empty when no object of the
+    /// query has a value (one `!= nil` fetch with a limit of 1 per column, run by the store).
+    func hidingEmptyColumns(_ query: TableQuery) -> TableQuery {
+        let columns = TableColumn.columns(for: query.entity)
+        guard query.columnKeys == nil, columns.count > Self.wideEntityColumns,
+              let count = session.entityCounts[query.entity.name], count <= Self.emptyColumnScanLimit else { return query }
+        let empty: [String] = session.perform {
+            columns.filter { column in
+                guard case .attribute(let type) = column.kind, type != .transformableAttributeType else { return false }
+                let request = NSFetchRequest<NSManagedObjectID>(entityName: query.entity.name)
+                request.resultType = .managedObjectIDResultType
+                let hasValue = Predicates.NSPredicate(format: "%K != nil", argumentArray: [column.key])
+                request.predicate = query.predicate.map {
+                    Predicates.NSCompoundPredicate(andPredicateWithSubpredicates: [$0, hasValue])
+                } ?? hasValue
+                request.fetchLimit = 1
+                return (try? session.context.fetch(request))?.isEmpty == true
+            }.map(\.key)
+        }
+        guard !empty.isEmpty, empty.count < columns.count else { return query }
+        var query = query
+        query.columnKeys = columns.map(\.key).filter { !empty.contains($0) }
+        emptyColumnsNote = "hid \(empty.count) empty column\(empty.count == 1 ? "" : "s") of \(query.entity.name): :columns shows every column"
         return query
     }
 

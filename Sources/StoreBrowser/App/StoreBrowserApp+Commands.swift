@@ -157,7 +157,7 @@ extension StoreBrowserApp {
 
     /// Opens a table for `query` as a new location; the current one goes on the back stack.
     func push(_ query: TableQuery) throws {
-        let query = withRememberedColumns(query)
+        let query = hidingEmptyColumns(withRememberedColumns(query))
         let table = try session.perform {
             try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         }
@@ -166,6 +166,10 @@ extension StoreBrowserApp {
         location = BrowserLocation(table: table)
         startCounting(table)
         syncEntitySelection()
+        if let note = emptyColumnsNote {
+            show(note)
+            emptyColumnsNote = nil
+        }
     }
 
     /// Replaces the current table with one for `query` (a new filter or sort), keeping the stacks.

@@ -48,6 +48,8 @@ public final class StoreBrowserApp: TerminalApp {
     var layout = BrowserLayout(size: Size(columns: 80, rows: 24), showsEntities: true)
     /// The columns chosen per entity (`:columns`, `-`, `c`), for its later tables.
     var columnSets: [String: [String]] = [:]
+    /// Set by `hidingEmptyColumns` for the message line.
+    var emptyColumnsNote: String?
 
     /// Opens the browser on `session`, on the entity and predicate of its options (or the first entity).
     public init(session: BrowserSession, editor: any LineEditor, theme: Theme = .colored, keyMap: KeyMap = .standard) throws {
