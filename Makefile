@@ -12,7 +12,7 @@ FUZZ_ITERATIONS ?= 200000
 FUZZ_TARGETS    := predicate bplist xmlplist archive modelcache contents elements inference sanitizer
 FUZZ_DIR        := .build-fuzz
 
-.PHONY: all setup build run samples samples-large man test test-release stress test-sanitize test-asan test-tsan test-hostile fuzz bench bench-quick clean help
+.PHONY: all setup build run samples samples-large man test test-browser-large test-release stress test-sanitize test-asan test-tsan test-hostile fuzz bench bench-quick clean help
 
 all: build
 
@@ -24,6 +24,7 @@ help:
 	@echo "make stress  the crash and fault harness at length (OCD_KILLS=1000 kills, more faults, 100 killed migrations, OCD_ATOMIC_KILLS=100 killed atomic saves; OCD_SEED=n to vary)"
 	@echo "make test-sanitize  the suite under AddressSanitizer, then ThreadSanitizer (test-asan, test-tsan; not in make test)"
 	@echo "make test-hostile   the long hostile-store corpus: every page truncated and zeroed, a 256 MB BLOB"
+	@echo "make test-browser-large  the browser's end-to-end walk on 1,000,000 quakes (sort, G, D, F; minutes)"
 	@echo "make build   build the library and the coredata tool"
 	@echo "make fuzz    libFuzzer on every fuzz target, FUZZ_TIME seconds each (default 60); the seeded"
 	@echo "             generator for FUZZ_ITERATIONS mutants each if libFuzzer cannot be built; findings in .build-fuzz/"
@@ -109,6 +110,11 @@ test-tsan: setup
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 # The long hostile-store corpus (Tests/CoreDataTestSupport/HostileStoreCorpus.swift); make test runs the short one.
+# The browser's end-to-end walk on the large Earthquakes sample (1,000,000 quakes, generated into a temporary folder).
+test-browser-large: setup
+	$(SWIFT) build --build-tests
+	BROWSER_LARGE=1 $(SWIFT) test --skip-build --filter 'LargeStoreEndToEndTests'
+
 test-hostile: setup
 	$(SWIFT) build --build-tests
 	HOSTILE_CORPUS_LONG=1 $(SWIFT) test --skip-build --filter 'HostileStore'

@@ -44,6 +44,7 @@ static inline void ocd_rl_set_completion(rl_completion_func_t *attempt, rl_compd
 }
 
 static inline void ocd_rl_set_attempted_completion_over(int over) { rl_attempted_completion_over = over; }
+static inline void ocd_rl_set_completion_suppress_append(int suppress) { rl_completion_suppress_append = suppress; }
 static inline const char *ocd_rl_line_buffer(void) { return rl_line_buffer; }
 static inline int ocd_rl_point(void) { return rl_point; }
 static inline int ocd_rl_end(void) { return rl_end; }

@@ -18,9 +18,9 @@ final class RawFunctionBox {
 
 /// Keeps a collation's comparison closure alive while SQLite holds it.
 final class CollationBox {
-    let compare: (String, String) -> ComparisonResult
+    let compare: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult
 
-    init(compare: @escaping (String, String) -> ComparisonResult) {
+    init(compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult) {
         self.compare = compare
     }
 }
@@ -111,16 +111,31 @@ extension Connection {
     public func createCollation(
         name: String, compare: @escaping (String, String) -> ComparisonResult
     ) throws(SQLiteError) {
+        try registerCollation(name: name) { left, right in
+            compare(String(decoding: left, as: UTF8.self), String(decoding: right, as: UTF8.self))
+        }
+    }
+
+    /// Registers (or replaces) the collation `name` on the texts' UTF-8 bytes, as SQLite holds them (possibly
+    /// invalid UTF-8), so that a comparison can decide without building strings.
+    ///
+    /// The buffers are valid only during the call; `compare` must define a consistent total order.
+    public func createUTF8Collation(
+        name: String, compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult
+    ) throws(SQLiteError) {
+        try registerCollation(name: name, compare)
+    }
+
+    private func registerCollation(
+        name: String, _ compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult
+    ) throws(SQLiteError) {
         let box = CallbackContext.retained(CollationBox(compare: compare))
         let code = sqlite3_create_collation_v2(
             handle, name, SQLITE_UTF8, box,
             { box, leftCount, left, rightCount, right in
                 let collation = CallbackContext.object(at: box!, as: CollationBox.self)
-                let leftText = String(
-                    decoding: UnsafeRawBufferPointer(start: left, count: Int(leftCount)), as: UTF8.self)
-                let rightText = String(
-                    decoding: UnsafeRawBufferPointer(start: right, count: Int(rightCount)), as: UTF8.self)
-                switch collation.compare(leftText, rightText) {
+                switch collation.compare(UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
+                                         UnsafeRawBufferPointer(start: right, count: Int(rightCount))) {
                 case .orderedAscending: return -1
                 case .orderedSame: return 0
                 case .orderedDescending: return 1

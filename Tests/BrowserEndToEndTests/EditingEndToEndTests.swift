@@ -167,10 +167,13 @@ struct EditingEndToEndTests {
         try pane.press("G")
         try pane.waitFor("row 25 of 25")
         try pane.press("Enter")
-        screen = try pane.waitFor("chef: picked Chef p")
-        let picked = try #require(screen.joined().firstMatch(of: /picked (Chef p[0-9]+)/)?.1)
-        #expect(picked != old)
-        #expect(screen.contains { $0.contains("\(old) → \(picked)") }, "old beside new: \(screen)")
+        // Chefs are named by their names (issue 21): the detail line reads "Old Name (Chef p2) → New Name (Chef p25)".
+        screen = try pane.waitFor("chef: picked ")
+        let chefLine = try #require(pane.tableLines(screen).first { $0.hasPrefix("chef") }, "\(screen)")
+        let shown = chefLine.matches(of: /\((Chef p[0-9]+)\)/).map { String($0.1) }
+        let picked = try #require(shown.last)
+        #expect(shown.count == 2 && shown.first == String(old) && picked != old, "old beside new: \(chefLine)")
+        #expect(chefLine.contains("(\(old)) → "), "\(chefLine)")
         try pane.press("a")
         // The recipe and, through the inverse, both chefs' recipes.
         try pane.waitFor("3 pending")

@@ -120,7 +120,8 @@ struct BrowserSmallFixesTests {
         #expect(browser.app.table.selectedObject?.objectID.uriRepresentation().lastPathComponent == "p\(chef)")
         #expect(browser.app.table.selection == chef - 1, "chefs are listed in primary-key order")
         try browser.press(.enter)
-        #expect(browser.messageLine.contains("chef: picked Chef p\(chef)"))
-        #expect(browser.app.detail?.selectedField?.value == "Chef p\(chef)")
+        let name = try #require(try StoreFile.text(path, "SELECT ZNAME FROM ZCHEF WHERE Z_PK = \(chef)"))
+        #expect(browser.messageLine.contains("chef: picked \(name)"))
+        #expect(browser.app.detail?.selectedField?.value == "\(name) (Chef p\(chef))")
     }
 }

@@ -116,6 +116,21 @@ struct BasicLineEditorTests {
         #expect(editor.feed(.enter) == .accepted("title CONTAINS 'x'"))
     }
 
+    @Test("A single candidate ending in . (a key path that goes on) gets no space; the completer sees the line up to the cursor")
+    func completionOfAKeyPathThatGoesOn() {
+        let editor = BasicLineEditor()
+        var lines: [String] = []
+        editor.completer = { line, word in
+            lines.append(line)
+            return ["chef.", "cuisine."].filter { $0.hasPrefix(word) }
+        }
+        editor.begin(.filter, initialText: "che AND x")
+        for _ in 0..<6 { editor.feed(.left) }
+        editor.feed(.tab)
+        #expect(editor.text == "chef. AND x")
+        #expect(lines == ["che"])
+    }
+
     @Test func tabCompletion() {
         let editor = BasicLineEditor()
         var seen: [(String, String)] = []

@@ -123,6 +123,22 @@ struct ReadlineLineEditorTests {
         editor.cancel()
     }
 
+    @Test("A single candidate ending in . (a key path that goes on) gets no space; the completer sees the line up to the cursor")
+    func completionOfAKeyPathThatGoesOn() throws {
+        let editor = try ReadlineLineEditor()
+        var lines: [String] = []
+        editor.completer = { line, word in
+            lines.append(line)
+            return ["chef.", "cuisine."].filter { $0.hasPrefix(word) }
+        }
+        editor.begin(.filter, initialText: "che AND x")
+        for _ in 0..<6 { editor.feed(.left) }
+        editor.feed(.tab)
+        #expect(editor.text == "chef. AND x")
+        #expect(lines == ["che"])
+        editor.cancel()
+    }
+
     @Test func historyFilesRoundTripThroughReadline() throws {
         let directory = try TemporaryFiles.directory()
         let filterFile = directory + "/filter", commandFile = directory + "/command"

@@ -78,6 +78,13 @@ public enum PredicateSQLFunctions {
         }
         for comparison in SortComparison.allCases {
             let descriptor = NSSortDescriptor(key: nil, ascending: true, comparison: comparison)
+            if comparison == .compare {
+                // The common sort: decided on the bytes where they are ASCII, by the descriptor elsewhere.
+                try connection.createUTF8Collation(name: collationName(for: comparison), compare: { left, right in
+                    FoundationTextOrder.compare(left, right) { descriptor.compare($0, to: $1) }
+                })
+                continue
+            }
             try connection.createCollation(name: collationName(for: comparison)) { left, right in
                 descriptor.compare(left, to: right)
             }

@@ -14,7 +14,7 @@ enum ChangeSummary {
             ($0.entity.name, $0.objectID.primaryKey) < ($1.entity.name, $1.objectID.primaryKey)
         }
         for object in context.insertedObjects.sorted(by: byLabel) {
-            lines.append("+ insert \(ObjectLabel.short(object.objectID))")
+            lines.append("+ insert \(ObjectIDText.short(object.objectID))")
             // Every value the new object has (an object saved in from a child context reports no changed values).
             for property in object.entity.allProperties.sorted(by: { $0.name < $1.name }) {
                 if let attribute = property as? NSAttributeDescription, attribute.isTransient { continue }
@@ -26,7 +26,7 @@ enum ChangeSummary {
         }
         let reader = committedReader(for: context)
         for object in context.updatedObjects.sorted(by: byLabel) {
-            lines.append("~ update \(ObjectLabel.short(object.objectID))")
+            lines.append("~ update \(ObjectIDText.short(object.objectID))")
             let changed = object.changedValues()
             let committed = object.committedValues(forKeys: Array(changed.keys))
             for key in changed.keys.sorted() {
@@ -39,7 +39,7 @@ enum ChangeSummary {
             }
         }
         for object in context.deletedObjects.sorted(by: byLabel) {
-            lines.append("- delete \(ObjectLabel.short(object.objectID))")
+            lines.append("- delete \(ObjectIDText.short(object.objectID))")
         }
         if lines.count > maximumLines {
             let hidden = lines.count - maximumLines
@@ -70,7 +70,7 @@ enum ChangeSummary {
     }
 
     private static func labels(_ ids: [NSManagedObjectID]) -> String {
-        let shown = ids.prefix(8).map(ObjectLabel.short)
+        let shown = ids.prefix(8).map(ObjectIDText.short)
         return shown.joined(separator: ", ") + (ids.count > 8 ? ", … (\(ids.count - 8) more)" : "")
     }
 
@@ -85,10 +85,10 @@ enum ChangeSummary {
     static func describe(_ value: Any?) -> String {
         switch value {
         case nil, is NSNull: return "nil"
-        case let object as NSManagedObject: return ObjectLabel.short(object.objectID)
+        case let object as NSManagedObject: return ObjectIDText.short(object.objectID)
         case let string as String: return "\"\(string)\""
-        case let objects as Set<NSManagedObject>: return "{" + objects.map { ObjectLabel.short($0.objectID) }.sorted().joined(separator: ", ") + "}"
-        case let objects as [NSManagedObject]: return "[" + objects.map { ObjectLabel.short($0.objectID) }.joined(separator: ", ") + "]"
+        case let objects as Set<NSManagedObject>: return "{" + objects.map { ObjectIDText.short($0.objectID) }.sorted().joined(separator: ", ") + "}"
+        case let objects as [NSManagedObject]: return "[" + objects.map { ObjectIDText.short($0.objectID) }.joined(separator: ", ") + "]"
         default: return ValueFormatting.text(value)
         }
     }

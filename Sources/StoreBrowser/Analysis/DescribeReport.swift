@@ -36,8 +36,12 @@ struct DescribeReport {
         for attribute in attributes {
             let column = Connection.quoteIdentifier(compiler.layout.columns(forProperty: attribute.name, ofEntity: entity.name)!.value)
             let ordered = Self.hasOrder(attribute.attributeType)
+            // Text takes the least and greatest in the order a sort shows (NSSortDescriptor's compare:), not in
+            // SQLite's byte order (issue 21).
+            let collated = attribute.attributeType == .stringAttributeType
+                ? column + " COLLATE " + PredicateSQLFunctions.collationName(for: .compare) : column
             selections += ["COUNT(\(column))", "COUNT(DISTINCT \(column))",
-                           ordered ? "MIN(\(column))" : "NULL", ordered ? "MAX(\(column))" : "NULL"]
+                           ordered ? "MIN(\(collated))" : "NULL", ordered ? "MAX(\(collated))" : "NULL"]
         }
         let sql = "SELECT " + selections.joined(separator: ", ") + " FROM (" + base.sql + ")"
         let result = try counter.rows(of: SQLQuery(sql: sql, bindings: base.bindings, resultColumns: []))

@@ -23,7 +23,8 @@ struct FrequencyModel {
     var top = 0
 
     /// The most frequent values first, then by value; at most `limit` groups.
-    init(key: String, query: TableQuery, context: NSManagedObjectContext, limit: Int = 10_000) throws {
+    init(key: String, query: TableQuery, context: NSManagedObjectContext, labels: ObjectLabel = ObjectLabel(),
+         limit: Int = 10_000) throws {
         self.key = key
         self.entity = query.entity
         self.basePredicate = query.predicate
@@ -36,10 +37,12 @@ struct FrequencyModel {
         request.propertiesToGroupBy = [key]
         let groups = try context.performAndWait { try context.fetch(request) }
         // count(key) skips NULL; the NULL group is counted separately so that it shows its real size.
+        // A to-one's destinations by their labels, as the table names them, read in one fetch per entity.
+        let ids = groups.compactMap { $0[key] as? NSManagedObjectID }
+        let names = ids.isEmpty ? [:] : try context.performAndWait { try labels.labels(for: ids, in: context) }
         var rows: [Row] = groups.map { group in
             let value = group[key]
-            // A to-one's destinations as the table names them ("Region p7"): their URIs differ only at the end.
-            let text = (value as? NSManagedObjectID).map(ObjectLabel.short) ?? ValueFormatting.text(value)
+            let text = (value as? NSManagedObjectID).map { names[$0] ?? ObjectIDText.short($0) } ?? ValueFormatting.text(value)
             return Row(value: value, text: text, count: Self.integer(group["count"]))
         }
         if let nullIndex = rows.firstIndex(where: { $0.value == nil }) {

@@ -57,4 +57,6 @@ enum PromptPurpose: Equatable {
     case command
     /// Editing the detail pane's selected field.
     case editField(String)
+    /// `c`: the name of a column to jump to.
+    case column
 }

@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataObjectGraph
 import Predicates
+import StoreAccess
 import TerminalUI
 
 extension StoreBrowserApp {
@@ -11,6 +12,8 @@ extension StoreBrowserApp {
             try move(command)
         case .columnLeft: session.perform { table.selectColumn(table.currentColumn - 1, width: tableWidth) }
         case .columnRight: session.perform { table.selectColumn(table.currentColumn + 1, width: tableWidth) }
+        case .jumpToColumn: beginPrompt(.column, text: "")
+        case .hideColumn: try hideCurrentColumn()
         case .switchPane:
             guard location.detail == nil else { return .redraw }
             focus = focus == .table ? .entities : .table
@@ -107,10 +110,11 @@ extension StoreBrowserApp {
             try pickingDetail.pick(object.objectID)
             goBack()
             forwardStack.removeAll()
-            show("\(pickingDetail.selectedField?.key ?? "relationship"): picked \(ObjectLabel.short(object.objectID))")
+            let label = session.perform { table.labels.text(for: object) }
+            show("\(pickingDetail.selectedField?.key ?? "relationship"): picked \(label)")
             return
         }
-        pushDetail(try DetailModel(objectID: object.objectID, parent: session.context))
+        pushDetail(try DetailModel(objectID: object.objectID, parent: session.context, labels: session.labels))
     }
 
     /// Opens `detail` over the current table as a step of its own, so back returns to the table (issue 21).
@@ -134,7 +138,7 @@ extension StoreBrowserApp {
             }
             try push(TableQuery(entity: destination, scope: Predicates.NSPredicate(format: "SELF == %@", argumentArray: [id]),
                                 scopeTitle: "\(field.key) of \(detail.title)"))
-            location.detail = try DetailModel(objectID: id, parent: session.context)
+            location.detail = try DetailModel(objectID: id, parent: session.context, labels: session.labels)
             return
         }
         guard !detail.objectID.isTemporaryID else {
@@ -153,20 +157,25 @@ extension StoreBrowserApp {
 
     /// Opens a table for `query` as a new location; the current one goes on the back stack.
     func push(_ query: TableQuery) throws {
+        let query = hidingEmptyColumns(withRememberedColumns(query))
         let table = try session.perform {
-            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize)
+            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         }
         backStack.append(location)
         forwardStack.removeAll()
         location = BrowserLocation(table: table)
         startCounting(table)
         syncEntitySelection()
+        if let note = emptyColumnsNote {
+            show(note)
+            emptyColumnsNote = nil
+        }
     }
 
     /// Replaces the current table with one for `query` (a new filter or sort), keeping the stacks.
     func replaceTable(with query: TableQuery) throws {
         let table = try session.perform {
-            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize)
+            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         }
         let isPicker = location.isPicker
         location = BrowserLocation(table: table)
@@ -217,6 +226,7 @@ extension StoreBrowserApp {
     private func sort(_ command: BrowserCommand) throws {
         guard table.columns.indices.contains(table.currentColumn) else { return }
         let column = table.columns[table.currentColumn]
+        guard column.isKeyPath else { throw StoreAccessError("the \(column.key) column cannot be sorted by the store") }
         let ascending = command == .sortAscending || command == .addSortAscending
         var query = table.query
         switch command {
@@ -226,6 +236,8 @@ extension StoreBrowserApp {
             query.sortKeys.removeAll { $0.key == column.key }
             query.sortKeys.append(SortKey(key: column.key, ascending: ascending))
         }
+        // A key path the store cannot order by (a to-many aggregate, say) is refused here, not as a failed batch.
+        _ = try sqlQuery(for: query)
         let currentColumn = table.currentColumn
         try replaceTable(with: query)
         session.perform { table.selectColumn(currentColumn, width: tableWidth) }

@@ -68,12 +68,16 @@ extension StoreBrowserApp {
         }
         try push(TableQuery(entity: destination))
         location.isPicker = true
+        // The cursor starts on the column that names the objects (issue 21).
+        if let labelKey = session.labels.key(for: destination), let column = table.columns.firstIndex(where: { $0.key == labelKey }) {
+            session.perform { table.selectColumn(column, width: tableWidth) }
+        }
         var note = ""
         if let current {
             // The current value is selected, so Enter keeps it and j/k move from it. Found by reading batches from
             // the top: a bounded search, so a value deep in a huge table is named rather than waited for.
             let found = session.perform { table.reselect(current, near: 0, radius: Self.pickerSearchBatches) }
-            if !found { note = " (the current \(ObjectLabel.short(current)) is not among the first rows)" }
+            if !found { note = " (the current \(ObjectIDText.short(current)) is not among the first rows)" }
         }
         show("Enter picks \(destination.name) for \(key); Esc cancels" + note)
     }
@@ -96,7 +100,7 @@ extension StoreBrowserApp {
             }
             entity = concrete
         }
-        pushDetail(DetailModel(inserting: entity, parent: session.context))
+        pushDetail(DetailModel(inserting: entity, parent: session.context, labels: session.labels))
         show("new \(entity.name): e edits a field, a accepts, Esc discards")
     }
 
@@ -123,7 +127,7 @@ extension StoreBrowserApp {
         try requireEditing()
         guard let object = session.perform({ table.selectedObject }) else { return }
         let lines = session.perform { DeletePreview.lines(for: object) }
-        overlay = .confirm(Confirmation(title: "Delete \(ObjectLabel.short(object.objectID))?", lines: lines,
+        overlay = .confirm(Confirmation(title: "Delete \(ObjectIDText.short(object.objectID))?", lines: lines,
                                         options: [("y", "delete", .deleteSelected), ("n", "keep", .cancel)]))
     }
 
@@ -135,7 +139,7 @@ extension StoreBrowserApp {
             undoManager?.beginUndoGrouping()
             session.context.delete(object)
             session.context.processPendingChanges()
-            undoManager?.setActionName("Delete \(ObjectLabel.short(object.objectID))")
+            undoManager?.setActionName("Delete \(ObjectIDText.short(object.objectID))")
             undoManager?.endUndoGrouping()
         }
         show("deleted (pending): :w writes it, u undoes it")
@@ -198,14 +202,20 @@ extension StoreBrowserApp {
     func handleOverlayKey(_ key: Key, _ current: BrowserOverlay) -> TerminalAction {
         switch current {
         case .text(let title, let lines, var scroll):
+            // Scrolling counts the wrapped lines on screen, so the last one can always be reached (issue 21).
+            let (wrapped, page) = textOverlayGeometry(lines)
+            let end = max(0, wrapped.count - page)
             switch key {
             case .escape, .character("q"), .enter, .character("?"): overlay = nil
-            case .character("j"), .down: scroll = min(max(0, lines.count - 1), scroll + 1)
-            case .character("k"), .up: scroll = max(0, scroll - 1)
-            case .pageDown, .control("f"), .character(" "): scroll = min(max(0, lines.count - 1), scroll + 10)
-            case .pageUp, .control("b"): scroll = max(0, scroll - 10)
+            case .character("j"), .down: scroll += 1
+            case .character("k"), .up: scroll -= 1
+            case .pageDown, .control("f"), .character(" "): scroll += max(1, page - 1)
+            case .pageUp, .control("b"): scroll -= max(1, page - 1)
+            case .character("g"), .home: scroll = 0
+            case .character("G"), .end: scroll = end
             default: break
             }
+            scroll = min(max(0, scroll), end)
             if overlay != nil { overlay = .text(title: title, lines: lines, scroll: scroll) }
         case .frequency(var model):
             let page = max(1, layout.table.size.rows - 2)
@@ -270,7 +280,8 @@ extension StoreBrowserApp {
     func showFrequency() throws {
         guard table.columns.indices.contains(table.currentColumn) else { return }
         let column = table.columns[table.currentColumn]
-        overlay = .frequency(try FrequencyModel(key: column.key, query: table.query, context: session.context))
+        guard column.isKeyPath else { throw StoreAccessError("the \(column.key) column has no frequency in the store") }
+        overlay = .frequency(try FrequencyModel(key: column.key, query: table.query, context: session.context, labels: session.labels))
     }
 
     func showDescription() throws {

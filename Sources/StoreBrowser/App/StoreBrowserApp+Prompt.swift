@@ -12,7 +12,7 @@ extension StoreBrowserApp {
     static let editPrompt = PromptKind(rawValue: "edit")
 
     /// The `:` commands, for the help overlay and for completion.
-    static let commandHelp: [String] = [
+    package static let commandHelp: [String] = [
         "  :w  :write              write the changes to the store (shows them first)",
         "  :q  :quit  :q!  :wq     quit; :q! quits without writing",
         "  :edit  :readonly        allow editing (reopens the store read-write); back to read-only",
@@ -24,10 +24,12 @@ extension StoreBrowserApp {
         "  :predicates             list the named filters",
         "  :export csv|json PATH   write the current table (filter and sort applied) to a file",
         "  :autorefresh on|off     re-fetch by itself when another process writes the store",
+        "  :columns KEY,KEY        the table's columns: key paths such as chef.name, ingredients.@count",
+        "  :label ENTITY KEY       name ENTITY's objects by KEY in tables, pickers, F and exports (kept per store)",
         "  :undo  :redo  :refresh  :help",
     ]
     static let commandNames = ["w", "write", "q", "quit", "q!", "wq", "edit", "readonly", "sql", "sort", "filter", "entity",
-                               "save", "load", "predicates", "export", "autorefresh", "undo", "redo", "refresh", "help"]
+                               "save", "load", "predicates", "export", "autorefresh", "label", "columns", "undo", "redo", "refresh", "help"]
 
     /// Opens `/` on the current filter as a selected text: the first character typed replaces it, any editing
     /// key (arrows, Backspace, Ctrl-A/E, Tab) keeps it for editing. Readline has no selection, so this follows a
@@ -45,6 +47,7 @@ extension StoreBrowserApp {
         case .filter: editor.begin(Self.filterPrompt, initialText: text)
         case .command: editor.begin(Self.commandPrompt, initialText: text)
         case .editField: editor.begin(Self.editPrompt, initialText: text)
+        case .column: editor.begin(Self.columnPrompt, initialText: text)
         }
     }
 
@@ -54,6 +57,7 @@ extension StoreBrowserApp {
         case .filter: "/"
         case .command: ":"
         case .editField(let key): "\(key) = "
+        case .column: "column: "
         case nil: ""
         }
     }
@@ -94,6 +98,9 @@ extension StoreBrowserApp {
             return try runCommand(line)
         case .editField:
             try location.detail?.setSelected(fromText: line, session: session.store)
+            return .redraw
+        case .column:
+            try jumpToColumn(line)
             return .redraw
         }
     }
@@ -142,6 +149,8 @@ extension StoreBrowserApp {
         case "predicates": showSavedFilters()
         case "export": try export(argument)
         case "autorefresh": try setAutoRefresh(argument)
+        case "label": try setLabel(argument)
+        case "columns": try setColumns(argument)
         case "undo": undo()
         case "redo": redo()
         case "refresh": refresh()
@@ -197,6 +206,20 @@ extension StoreBrowserApp {
         overlay = .text(title: "Named filters", lines: lines, scroll: 0)
     }
 
+    /// `:label ENTITY KEY`: the display key of ENTITY's objects; the table is rebuilt to show it.
+    private func setLabel(_ argument: String) throws {
+        let words = argument.split(separator: " ").map(String.init)
+        guard words.count == 2 else {
+            let current = session.labels.key(for: table.query.entity).map { "\(table.query.entity.name) is labelled by \($0); " } ?? ""
+            throw StoreAccessError(current + ":label takes an entity and one of its attributes, as in :label Chef email")
+        }
+        try session.setLabel(words[1], for: try session.store.entity(named: words[0]))
+        let column = table.currentColumn
+        try replaceTable(with: table.query)
+        session.perform { table.selectColumn(column, width: tableWidth) }
+        show("\(words[0]) objects are labelled by \(words[1])")
+    }
+
     private func setAutoRefresh(_ argument: String) throws {
         switch argument {
         case "on": autoRefresh = true
@@ -208,20 +231,34 @@ extension StoreBrowserApp {
 
     // MARK: Completion
 
-    /// Tab completion: in a filter, key paths through relationships, operators and modifiers; in a command,
+    /// Tab completion (`line` is the text up to the cursor): in a filter, key paths through relationships, operators
+    /// and modifiers; in a command,
     /// command names, then entity names, named filters or key paths for their arguments.
     func completions(line: String, word: String) -> [String] {
         switch prompt {
         case .filter:
-            return PredicateCompletion.candidates(for: word, entity: table.query.entity)
+            return PredicateCompletion.candidates(for: word, before: String(line.dropLast(word.count)), entity: table.query.entity)
         case .command:
             let words = line.split(separator: " ", omittingEmptySubsequences: false)
             // The line editors add the space after a single match themselves.
             if words.count <= 1 { return Self.commandNames.filter { $0.hasPrefix(word) } }
             switch words[0] {
             case "entity": return session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted()
+            case "label":
+                guard words.count == 3, let entity = session.model.entitiesByName[String(words[1])] else {
+                    return words.count == 2 ? session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted() : []
+                }
+                return entity.allProperties.compactMap { $0 as? NSAttributeDescription }.map(\.name).filter { $0.hasPrefix(word) }
             case "load": return savedPredicates.all().keys.filter { $0.hasPrefix(word) }.sorted()
-            case "sort", "filter":
+            case "filter":
+                let before = line.dropLast(word.count).drop { $0 != " " }
+                return PredicateCompletion.candidates(for: word, before: String(before), entity: table.query.entity)
+            case "columns":
+                let last = String(word.split(separator: ",", omittingEmptySubsequences: false).last ?? "")
+                let head = word.dropLast(last.count)
+                return PredicateCompletion.candidates(for: last, entity: table.query.entity).filter { $0.first?.isLetter == true }
+                    .map { head + $0 }
+            case "sort":
                 return PredicateCompletion.candidates(for: word.hasPrefix("-") ? String(word.dropFirst()) : word,
                                                       entity: table.query.entity)
                     .map { word.hasPrefix("-") ? "-" + $0 : $0 }
@@ -229,6 +266,8 @@ extension StoreBrowserApp {
             case "autorefresh": return ["on", "off"].filter { $0.hasPrefix(word) }
             default: return []
             }
+        case .column:
+            return columnCompletions(for: word)
         default:
             return []
         }

@@ -10,7 +10,7 @@ extension StoreBrowserApp {
     var showsEntityPane: Bool { size.columns >= 60 && size.rows >= 6 }
 
     public func render(into screen: inout Screen) {
-        layout = BrowserLayout(size: screen.size, showsEntities: showsEntityPane)
+        layout = BrowserLayout(size: screen.size, showsEntities: showsEntityPane, entityListWidth: entityListWidth)
         screen.cursor = nil
         if !layout.entities.isEmpty { drawEntityPane(into: &screen, in: layout.entities) }
         if let detail = location.detail {
@@ -22,7 +22,7 @@ extension StoreBrowserApp {
                     .render(into: &screen, in: layout.table)
             }
         }
-        screen.drawBar(statusText, in: layout.status, style: theme.statusBar)
+        screen.drawBar(statusText(width: layout.status.size.columns), in: layout.status, style: theme.statusBar)
         drawMessageLine(into: &screen)
         if let overlay { drawOverlay(overlay, into: &screen) }
     }
@@ -35,6 +35,18 @@ extension StoreBrowserApp {
     }
 
     // MARK: Entity pane
+
+    /// The entity list's widest line (indent, name, count) plus its border.
+    var entityListWidth: Int {
+        session.entityTree.map { entity, depth in
+            let count = session.entityCounts[entity.name].map { NumberText.grouped($0) } ?? "…"
+            return DisplayWidth.of(entityListName(entity, depth: depth)) + 1 + DisplayWidth.of(count)
+        }.max().map { $0 + 2 } ?? 0
+    }
+
+    private func entityListName(_ entity: NSEntityDescription, depth: Int) -> String {
+        String(repeating: "  ", count: depth) + (depth > 0 ? "└ " : "") + entity.name + (entity.isAbstract ? " (abstract)" : "")
+    }
 
     private func drawEntityPane(into screen: inout Screen, in rect: Rect) {
         screen.drawBox(rect, style: theme.border, title: "Entities")
@@ -49,8 +61,7 @@ extension StoreBrowserApp {
             let (entity, depth) = tree[index]
             let row = Rect(column: inner.minColumn, row: inner.minRow + offset, columns: inner.size.columns, rows: 1)
             let count = session.entityCounts[entity.name].map { NumberText.grouped($0) } ?? "…"
-            let name = String(repeating: "  ", count: depth) + (depth > 0 ? "└ " : "") + entity.name
-                + (entity.isAbstract ? " (abstract)" : "")
+            let name = entityListName(entity, depth: depth)
             let countWidth = DisplayWidth.of(count)
             let nameWidth = max(0, row.size.columns - countWidth - 1)
             let line = DisplayWidth.pad(DisplayWidth.truncate(name, toWidth: nameWidth), toWidth: nameWidth) + " " + count
@@ -63,44 +74,7 @@ extension StoreBrowserApp {
         }
     }
 
-    // MARK: Status and message lines
-
-    /// `Recipes.sqlite › Recipe │ filter │ sort │ row 12 of 200 │ 2 pending │ read-only │ 50 rows in 1.2 ms`.
-    var statusText: String {
-        var parts: [String] = []
-        let crumbs = (backStack.suffix(2) + [location]).map(\.crumb)
-        parts.append(session.storeName + " › " + (backStack.count > 2 ? "… › " : "") + crumbs.joined(separator: " › "))
-        if let filter = table.query.filter { parts.append("/ " + filter.predicateFormat) }
-        if !table.query.sortKeys.isEmpty { parts.append("sort " + table.query.sortKeys.map(\.text).joined(separator: ",")) }
-        if let detail = location.detail {
-            parts.append("field \(detail.selection + 1) of \(detail.fields.count)")
-        } else {
-            let count = table.knownCount ?? entityCountOfUnfilteredTable
-            let total = count.map { NumberText.grouped($0) } ?? "≥" + NumberText.grouped(table.loadedEnd)
-            let row = count == 0 ? 0 : table.selection + 1
-            parts.append("row \(NumberText.grouped(row)) of \(total)" + (session.counter.isBusy ? " (counting)" : ""))
-        }
-        let pending = session.pendingChangeCount
-        if pending > 0 { parts.append("\(pending) pending") }
-        parts.append(session.isEditable ? "EDIT" : "read-only")
-        if storeChangedOutside { parts.append("store changed: r") }
-        let counts = session.store.coordinator.statistics.snapshot
-        if counts.fetches > 0 {
-            let rows = counts.lastFetchRowCount
-            parts.append("\(NumberText.grouped(rows)) row\(rows == 1 ? "" : "s") in " + String(format: "%.1f ms", counts.lastFetchDuration * 1000))
-        }
-        return " " + parts.joined(separator: " │ ")
-    }
-
-    /// An unfiltered table holds every object of its entity, as many as the entity list shows: until its own count
-    /// arrives the status line says that number rather than "≥100" beside a list that says 200. Only a current
-    /// entity count is used (none while a recount after a write runs, or once the store changed on disk); the
-    /// table itself still waits for its own count, so a stale number can never hide or invent rows.
-    private var entityCountOfUnfilteredTable: Int? {
-        guard table.query.predicate == nil, session.entityCountTicket == nil, !storeChangedOutside,
-              let count = session.entityCounts[table.query.entity.name] else { return nil }
-        return count + table.pendingInserts.count
-    }
+    // MARK: Message line
 
     private func drawMessageLine(into screen: inout Screen) {
         let rect = layout.message
@@ -148,17 +122,29 @@ extension StoreBrowserApp {
 
     // MARK: Overlays
 
-    private func drawOverlay(_ overlay: BrowserOverlay, into screen: inout Screen) {
-        let area = screen.bounds.splitBottom(min(2, screen.size.rows)).rest
+    /// Where overlays go on a screen of `size`: above the status and message lines, four fifths wide.
+    func overlayRect(in size: Size) -> Rect {
+        let area = Rect(origin: .zero, size: size).splitBottom(min(2, size.rows)).rest
         let width = min(area.size.columns, max(40, area.size.columns * 4 / 5))
-        let height = area.size.rows
-        let rect = Rect(column: (area.size.columns - width) / 2, row: area.minRow, columns: width, rows: height)
+        return Rect(column: (area.size.columns - width) / 2, row: area.minRow, columns: width, rows: area.size.rows)
+    }
+
+    /// A text overlay's lines as wrapped on screen, and how many of them fit.
+    func textOverlayGeometry(_ lines: [String]) -> (wrapped: [String], page: Int) {
+        let inner = overlayRect(in: size).inset(by: 1)
+        let wrapped = lines.flatMap { TextWrapping.wrap(TerminalSanitizer.sanitize($0, layout: .singleLine), width: inner.size.columns) }
+        return (wrapped, max(1, inner.size.rows))
+    }
+
+    private func drawOverlay(_ overlay: BrowserOverlay, into screen: inout Screen) {
+        let rect = overlayRect(in: screen.size)
         screen.fill(rect, with: .blank(theme.normal))
         let inner = rect.inset(by: 1)
         switch overlay {
         case .text(let title, let lines, let scroll):
-            screen.drawBox(rect, style: theme.border, title: title + "  (Esc closes)")
-            let wrapped = lines.flatMap { TextWrapping.wrap(TerminalSanitizer.sanitize($0, layout: .singleLine), width: inner.size.columns) }
+            let (wrapped, page) = textOverlayGeometry(lines)
+            let more = wrapped.count > page ? "  line \(min(wrapped.count, scroll + page)) of \(wrapped.count)" : ""
+            screen.drawBox(rect, style: theme.border, title: title + "  (Esc closes)" + more)
             for (offset, line) in wrapped.dropFirst(scroll).prefix(inner.size.rows).enumerated() {
                 screen.drawField(line, in: Rect(column: inner.minColumn, row: inner.minRow + offset, columns: inner.size.columns, rows: 1))
             }

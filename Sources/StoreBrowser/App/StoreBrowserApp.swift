@@ -46,6 +46,10 @@ public final class StoreBrowserApp: TerminalApp {
     var autoRefresh: Bool
     /// Where the panes went at the last render; commands use it for page sizes.
     var layout = BrowserLayout(size: Size(columns: 80, rows: 24), showsEntities: true)
+    /// The columns chosen per entity (`:columns`, `-`, `c`), for its later tables.
+    var columnSets: [String: [String]] = [:]
+    /// Set by `hidingEmptyColumns` for the message line.
+    var emptyColumnsNote: String?
 
     /// Opens the browser on `session`, on the entity and predicate of its options (or the first entity).
     public init(session: BrowserSession, editor: any LineEditor, theme: Theme = .colored, keyMap: KeyMap = .standard) throws {
@@ -64,9 +68,11 @@ public final class StoreBrowserApp: TerminalApp {
             entity = entities.first { !$0.isAbstract } ?? entities[0]
         }
         let filter = try StoreSession.predicate(session.options.predicateFormat)
-        let query = TableQuery(entity: entity, filter: filter)
+        columnSets = Self.rememberedColumns(of: session)
+        var query = TableQuery(entity: entity, filter: filter)
+        if let keys = columnSets[entity.name] { query.columnKeys = keys }
         location = BrowserLocation(table: try session.perform {
-            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize)
+            try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         })
         entitySelection = entities.firstIndex { $0 === entity } ?? 0
         editor.completer = { [weak self] line, word in self?.completions(line: line, word: word) ?? [] }
@@ -84,7 +90,7 @@ public final class StoreBrowserApp: TerminalApp {
 
     public func resize(to newSize: Size) {
         size = newSize
-        layout = BrowserLayout(size: newSize, showsEntities: showsEntityPane)
+        layout = BrowserLayout(size: newSize, showsEntities: showsEntityPane, entityListWidth: entityListWidth)
     }
 
     public var tickInterval: Duration? {

@@ -46,11 +46,14 @@ package final class DetailModel {
     package var top = 0
     /// The failures of the last validation (`a`), shown on their fields until the next edit.
     var failures: [ValidationFailure] = []
+    /// How relationship values name their objects.
+    let labels: ObjectLabel
 
     /// Opens the object with `id` in a new child of `parent`.
-    init(objectID id: NSManagedObjectID, parent: NSManagedObjectContext) throws {
+    init(objectID id: NSManagedObjectID, parent: NSManagedObjectContext, labels: ObjectLabel = ObjectLabel()) throws {
         let child = Self.makeChild(of: parent)
         self.child = child
+        self.labels = labels
         objectID = id
         object = try child.performAndWait { try child.existingObject(with: id) }
         isNew = false
@@ -58,9 +61,10 @@ package final class DetailModel {
     }
 
     /// Inserts a new object of `entity` into a new child of `parent`.
-    init(inserting entity: NSEntityDescription, parent: NSManagedObjectContext) {
+    init(inserting entity: NSEntityDescription, parent: NSManagedObjectContext, labels: ObjectLabel = ObjectLabel()) {
         let child = Self.makeChild(of: parent)
         self.child = child
+        self.labels = labels
         object = child.performAndWait { NSManagedObject(entity: entity, insertInto: child) }
         objectID = object.objectID
         isNew = true
@@ -77,7 +81,7 @@ package final class DetailModel {
     }
 
     package var entity: NSEntityDescription { object.entity }
-    package var title: String { ObjectLabel.short(objectID) }
+    package var title: String { ObjectIDText.short(objectID) }
     package var selectedField: DetailField? { fields.indices.contains(selection) ? fields[selection] : nil }
 
     /// Whether the child holds edits not yet accepted.
@@ -108,7 +112,13 @@ package final class DetailModel {
     /// Re-reads every field from the child context.
     func reload() {
         failures.removeAll()
-        fields = child.performAndWait { Self.fields(of: object) }
+        // Labels are read in the parent: realising the destinations in the child would make them take part in its
+        // inverse maintenance, which then misses the old destination of a moved to-one.
+        let ids = child.performAndWait { Self.relationshipIDs(of: object) }
+        let names = child.parent.flatMap { parent in
+            try? parent.performAndWait { try labels.labels(for: ids, in: parent) }
+        } ?? [:]
+        fields = child.performAndWait { Self.fields(of: object, names: names) }
         selection = min(selection, max(0, fields.count - 1))
     }
 
@@ -219,7 +229,29 @@ package final class DetailModel {
 
     // MARK: Fields
 
-    private static func fields(of object: NSManagedObject) -> [DetailField] {
+    /// The destinations the fields name: to-ones (now and as committed) and the first of each to-many.
+    private static func relationshipIDs(of object: NSManagedObject) -> [NSManagedObjectID] {
+        let changed = object.changedValues()
+        let committed = object.isInserted ? [:] : object.committedValues(forKeys: Array(changed.keys))
+        var ids: [NSManagedObjectID] = []
+        for case let relationship as NSRelationshipDescription in object.entity.allProperties {
+            if relationship.isToMany {
+                ids += object.objectIDs(forRelationshipNamed: relationship.name).prefix(8)
+            } else {
+                if let id = object.objectIDForToOne(relationship.name) { ids.append(id) }
+                if let old = committed[relationship.name] as? NSManagedObject { ids.append(old.objectID) }
+            }
+        }
+        return ids
+    }
+
+    private static func fields(of object: NSManagedObject, names: [NSManagedObjectID: String]) -> [DetailField] {
+        /// `Ana Lima (Chef p2)`: the label, and the ID where the label is not it.
+        func label(_ id: NSManagedObjectID) -> String {
+            let idText = ObjectIDText.short(id)
+            guard let text = names[id], text != idText else { return idText }
+            return "\(text) (\(idText))"
+        }
         let changed = object.changedValues()
         let committed = object.isInserted ? [:] : object.committedValues(forKeys: Array(changed.keys))
         var fields: [DetailField] = []
@@ -237,16 +269,16 @@ package final class DetailModel {
             case let relationship as NSRelationshipDescription where relationship.isToMany:
                 let ids = object.objectIDs(forRelationshipNamed: key)
                 field = DetailField(key: key, kind: .toMany(destination: relationship.destinationEntityName, count: ids.count),
-                                    value: ids.prefix(8).map(ObjectLabel.short).joined(separator: ", ")
+                                    value: ids.prefix(8).map(label).joined(separator: ", ")
                                         + (ids.count > 8 ? ", … (\(ids.count - 8) more)" : ""),
                                     destinations: ids)
                 if changed[key] != nil { field.committedValue = "changed" }
             case let relationship as NSRelationshipDescription:
                 let id = object.objectIDForToOne(key)
                 field = DetailField(key: key, kind: .toOne(destination: relationship.destinationEntityName),
-                                    value: id.map(ObjectLabel.short) ?? "", destinations: id.map { [$0] } ?? [])
+                                    value: id.map(label) ?? "", destinations: id.map { [$0] } ?? [])
                 if changed[key] != nil {
-                    let old = (committed[key] as? NSManagedObject).map { ObjectLabel.short($0.objectID) } ?? ""
+                    let old = (committed[key] as? NSManagedObject).map { label($0.objectID) } ?? ""
                     field.committedValue = old
                 }
             default:

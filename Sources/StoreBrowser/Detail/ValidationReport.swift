@@ -15,7 +15,7 @@ struct ValidationFailure: Equatable {
 
     /// `Recipe p5.minutes is greater than 1440 (model: 1…1440)`.
     var message: String {
-        ObjectLabel.short(objectID) + (key.map { "." + $0 } ?? "") + " " + problem + (rule.map { " (\($0))" } ?? "")
+        ObjectIDText.short(objectID) + (key.map { "." + $0 } ?? "") + " " + problem + (rule.map { " (\($0))" } ?? "")
     }
 }
 
@@ -26,10 +26,10 @@ enum ValidationReport {
         if error.code == .validationMultipleErrors { return error.detailedErrors.flatMap { failures(in: $0, model: model) } }
         guard (1550..<1700).contains(error.code.rawValue), let id = error.affectedObjectIDs.first else { return [] }
         let entity = id.entity
-        var problem = ObjectLabel.replacingAddresses(in: error.message)
+        var problem = ObjectIDText.replacingAddresses(in: error.message)
         let prefix = entity.name + "." + (error.validationKey ?? "") + " "
         if problem.hasPrefix(prefix) { problem.removeFirst(prefix.count) }
-        if let range = problem.range(of: " (" + ObjectLabel.short(id) + ")", options: .backwards) { problem.removeSubrange(range) }
+        if let range = problem.range(of: " (" + ObjectIDText.short(id) + ")", options: .backwards) { problem.removeSubrange(range) }
         let property = error.validationKey.flatMap { entity.propertiesByName[$0] }
         return [ValidationFailure(objectID: id, key: error.validationKey, problem: problem, rule: property.flatMap(rule))]
     }
@@ -60,8 +60,8 @@ enum ValidationReport {
     static func message(for error: any Error) -> String {
         let failures = failures(in: error)
         if failures.isEmpty {
-            if let error = error as? CoreDataError { return ObjectLabel.replacingAddresses(in: error.message) }
-            return (error as? StoreAccessError)?.message ?? ObjectLabel.replacingAddresses(in: String(describing: error))
+            if let error = error as? CoreDataError { return ObjectIDText.replacingAddresses(in: error.message) }
+            return (error as? StoreAccessError)?.message ?? ObjectIDText.replacingAddresses(in: String(describing: error))
         }
         return message(for: failures)
     }

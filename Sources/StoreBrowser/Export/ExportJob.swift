@@ -53,6 +53,7 @@ final class ExportJob {
         for _ in 0..<batches {
             let objects = try results.objects(inBatch: nextBatch)
             nextBatch += 1
+            table.prefetchLabels(for: objects)
             for object in objects {
                 try write(row(for: object))
                 written += 1
@@ -79,9 +80,13 @@ final class ExportJob {
             var dictionary: [String: Any] = ["objectID": object.objectID.uriRepresentation().absoluteString]
             for column in columns {
                 switch column.kind {
+                case .entity, .keyPath: dictionary[column.key] = table.text(of: column, for: object)
                 case .attribute: dictionary[column.key] = ValueFormatting.json(object.value(forKey: column.key))
                 case .toOne:
+                    // The URI identifies the object; its label beside it names it for people (issue 21).
                     dictionary[column.key] = object.objectIDForToOne(column.key)?.uriRepresentation().absoluteString ?? NSNull()
+                    let label = table.text(of: column, for: object)
+                    dictionary[column.key + ".label"] = label.isEmpty ? NSNull() : label
                 }
             }
             let data = try JSONSerialization.data(withJSONObject: dictionary, options: [.sortedKeys])

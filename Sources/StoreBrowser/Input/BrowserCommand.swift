@@ -2,7 +2,7 @@
 /// generated from the same table the browser dispatches on.
 package enum BrowserCommand: Hashable, Sendable, CaseIterable {
     case moveDown, moveUp, pageDown, pageUp, halfPageDown, halfPageUp, first, last
-    case columnLeft, columnRight
+    case columnLeft, columnRight, jumpToColumn, hideColumn
     case switchPane
     /// Enter: open the entity, the object, or the relationship under the cursor.
     case open

@@ -93,6 +93,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.character("G"), .end], .last, "last row (jumps; loads only the last batch)"),
         KeyBinding([.character("h"), .left], .columnLeft, "previous column", in: [.table]),
         KeyBinding([.character("l"), .right], .columnRight, "next column", in: [.table]),
+        KeyBinding([.character("c")], .jumpToColumn, "jump to a column by name, or add a key path as one (Tab completes)", in: [.table]),
+        KeyBinding([.character("-")], .hideColumn, "hide this column (:columns sets them, :columns alone restores)", in: [.table]),
         KeyBinding([.tab, .backTab], .switchPane, "switch between the entity list and the table"),
         KeyBinding([.enter], .open, "open the entity", in: [.entities]),
         KeyBinding([.enter], .open, "open the object in the detail pane", in: [.table]),

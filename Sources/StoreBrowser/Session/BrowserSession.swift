@@ -23,6 +23,11 @@ public final class BrowserSession {
     let counter: BackgroundCounter
     let watcher: StoreChangeWatcher?
     var entityCountTicket: Int?
+    /// How objects are named: each entity's display key (issue 21), with the user's `:label` choices for this store.
+    package private(set) var labels: ObjectLabel
+    let savedLabels: PerStoreSettings
+    /// The column sets chosen per entity (`:columns`, `c`, `-`), comma-separated, remembered for this store.
+    let savedColumns: PerStoreSettings
 
     public init(options: BrowserOptions) throws {
         self.options = options
@@ -37,6 +42,9 @@ public final class BrowserSession {
             self.isEditable = false
             self.editRefusal = error.message.replacingOccurrences(of: ": it cannot be edited", with: ": opened read-only")
         }
+        self.savedLabels = PerStoreSettings(directory: options.stateDirectory, file: "labels", storePath: store.path)
+        self.savedColumns = PerStoreSettings(directory: options.stateDirectory, file: "columns", storePath: store.path)
+        self.labels = ObjectLabel(overrides: savedLabels.values())
         self.counter = try BackgroundCounter(storePath: options.storePath, model: store.model)
         self.watcher = try? StoreChangeWatcher(storePath: options.storePath)
         configureContext()
@@ -44,6 +52,13 @@ public final class BrowserSession {
     }
 
     package var model: NSManagedObjectModel { store.model }
+
+    /// Labels the objects of `entity` (and its subentities) by `key` from now on, remembered for this store.
+    package func setLabel(_ key: String, for entity: NSEntityDescription) throws {
+        try ObjectLabel.validate(key, for: entity)
+        labels.overrides[entity.name] = key
+        try savedLabels.save(key, for: entity.name)
+    }
     package var context: NSManagedObjectContext { store.context }
     package var storeName: String { URL(fileURLWithPath: options.storePath).lastPathComponent }
 

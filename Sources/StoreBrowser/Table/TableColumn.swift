@@ -4,8 +4,12 @@ import CoreDataModel
 package struct TableColumn: Hashable, Sendable {
     package enum Kind: Hashable, Sendable {
         case attribute(NSAttributeType)
-        /// A to-one relationship, shown as its destination's entity and primary key.
+        /// A to-one relationship, shown as its destination's label.
         case toOne(destination: String)
+        /// Each row's own entity, in the table of an entity with subentities (issue 21).
+        case entity
+        /// A key path through relationships or with a collection operator (`chef.name`, `ingredients.@count`).
+        case keyPath
     }
 
     package let key: String
@@ -13,6 +17,7 @@ package struct TableColumn: Hashable, Sendable {
 
     /// Numbers are right-aligned so that their digits line up.
     package var isNumeric: Bool {
+        if kind == .keyPath { return key.contains("@") }
         guard case .attribute(let type) = kind else { return false }
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .doubleAttributeType,
@@ -23,14 +28,27 @@ package struct TableColumn: Hashable, Sendable {
         }
     }
 
-    /// The columns of `entity`: stored attributes in model order, then to-one relationships.
+    /// Whether the column is a key path the store can sort, group and filter by.
+    package var isKeyPath: Bool { kind != .entity }
+
+    /// The columns of `entity`: its rows' entity when it has subentities, stored attributes in model order, then
+    /// to-one relationships.
     package static func columns(for entity: NSEntityDescription) -> [TableColumn] {
         let properties = entity.allProperties
         let attributes = properties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }
             .map { TableColumn(key: $0.name, kind: .attribute($0.attributeType)) }
         let toOnes = properties.compactMap { $0 as? NSRelationshipDescription }.filter { !$0.isToMany }
             .map { TableColumn(key: $0.name, kind: .toOne(destination: $0.destinationEntityName)) }
-        return attributes + toOnes
+        let entityColumn = entity.subentities.isEmpty ? [] : [TableColumn(
+            key: entity.propertiesByName["entity"] == nil ? "entity" : "(entity)", kind: .entity)]
+        return entityColumn + attributes + toOnes
+    }
+
+    /// The columns named by `keys` (already checked as key paths of `entity`): its own attributes and to-ones keep
+    /// their kinds, anything longer is a key path.
+    package static func columns(for entity: NSEntityDescription, keys: [String]) -> [TableColumn] {
+        let own = Dictionary(columns(for: entity).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return keys.map { own[$0] ?? TableColumn(key: $0, kind: .keyPath) }
     }
 }
 

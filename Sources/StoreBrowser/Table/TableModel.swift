@@ -40,9 +40,16 @@ package final class TableModel {
 
     static let maximumColumnWidth = 40
 
-    init(query: TableQuery, context: NSManagedObjectContext, batchSize: Int) throws {
+    /// How to-one values name their objects.
+    package let labels: ObjectLabel
+    /// Labels read for the to-one destinations shown so far; dropped when the context has unsaved changes, which
+    /// may rename them.
+    private var labelCache: [NSManagedObjectID: String] = [:]
+
+    init(query: TableQuery, context: NSManagedObjectContext, batchSize: Int, labels: ObjectLabel = ObjectLabel()) throws {
         self.query = query
-        self.columns = TableColumn.columns(for: query.entity)
+        self.labels = labels
+        self.columns = query.columnKeys.map { TableColumn.columns(for: query.entity, keys: $0) } ?? TableColumn.columns(for: query.entity)
         self.batchSize = batchSize
         self.results = try context.fetchBatched(query.fetchRequest(batchSize: batchSize))
         self.columnWidths = columns.map { DisplayWidth.of($0.key) }
@@ -53,6 +60,7 @@ package final class TableModel {
     /// Re-reads the context's pending inserts that belong in this table (of the entity or a subentity, matching
     /// the scope and filter); called after every command, since accepting, undoing or writing changes them.
     func syncPendingInserts(in context: NSManagedObjectContext) {
+        if context.hasChanges { labelCache.removeAll() }
         let predicate = query.predicate
         let inserted = context.insertedObjects.filter { object in
             object.entity.isKind(of: query.entity) && (predicate?.evaluate(with: object) ?? true)
@@ -100,6 +108,18 @@ package final class TableModel {
     /// Batches held in memory now.
     package var residentBatches: [Int] { results.residentBatches }
 
+    /// Reads the labels of the to-one destinations of `objects` that are not known yet, one fetch per column and
+    /// entity instead of one fault per destination (the screen's rows, an export's batch).
+    func prefetchLabels(for objects: [NSManagedObject]) {
+        guard let context = objects.first?.managedObjectContext else { return }
+        for column in columns {
+            guard case .toOne = column.kind else { continue }
+            let missing = Set(objects.compactMap { $0.objectIDForToOne(column.key) }).filter { labelCache[$0] == nil && !$0.isTemporaryID }
+            guard !missing.isEmpty, let found = try? labels.labels(for: Array(missing), in: context) else { continue }
+            labelCache.merge(found) { _, new in new }
+        }
+    }
+
     /// The text of `column` for `object`, one line, not yet sanitised.
     package func text(of column: TableColumn, for object: NSManagedObject) -> String {
         switch column.kind {
@@ -107,7 +127,15 @@ package final class TableModel {
             return ValueFormatting.text(object.value(forKey: column.key))
         case .toOne:
             guard let id = object.objectIDForToOne(column.key) else { return "" }
-            return ObjectLabel.short(id)
+            if let label = labelCache[id] { return label }
+            guard let destination = object.value(forKey: column.key) as? NSManagedObject else { return "" }
+            return labels.text(for: destination)
+        case .entity:
+            return object.entity.name
+        case .keyPath:
+            let value = Predicates.NSExpression(forKeyPath: column.key).expressionValue(with: object, context: nil)
+            if let destination = value as? NSManagedObject { return labels.text(for: destination) }
+            return ValueFormatting.text(value)
         }
     }
 

@@ -13,6 +13,8 @@ package struct TableQuery {
     /// The user's filter, as typed and accepted.
     package var filter: Predicates.NSPredicate?
     package var sortKeys: [SortKey]
+    /// The key paths shown as columns (`:columns`, `-`), or nil for the entity's own attributes and to-ones.
+    package var columnKeys: [String]?
 
     package init(entity: NSEntityDescription, scope: Predicates.NSPredicate? = nil, scopeTitle: String? = nil,
                 filter: Predicates.NSPredicate? = nil, sortKeys: [SortKey] = []) {

@@ -9,14 +9,16 @@ struct BrowserLayout: Equatable {
     let status: Rect
     let message: Rect
 
-    init(size: Size, showsEntities: Bool) {
+    /// `entityListWidth` is what the entity list needs for its longest line (border included): it gets up to two
+    /// fifths of the screen for it, so long names are not cut on a wide terminal (issue 21).
+    init(size: Size, showsEntities: Bool, entityListWidth: Int = 0) {
         let bounds = Rect(origin: .zero, size: size)
         let (main, bottom) = bounds.splitBottom(min(2, size.rows))
         let (status, message) = bottom.splitTop(min(1, bottom.size.rows))  // status above the prompt line
         self.status = status
         self.message = message
         if showsEntities {
-            let width = min(30, max(16, size.columns / 4))
+            let width = max(min(30, max(16, size.columns / 4)), min(entityListWidth, size.columns * 2 / 5))
             let split = main.splitLeft(width)
             entities = split.left
             table = split.rest

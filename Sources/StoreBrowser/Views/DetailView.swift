@@ -10,7 +10,7 @@ struct DetailView {
     static func shown(_ value: String) -> String { value.isEmpty ? "nil" : value }
 
     func render(into screen: inout Screen, in rect: Rect) {
-        // A new object's title already says "(new)" (`ObjectLabel`).
+        // A new object's title already says "(new)" (`ObjectIDText`).
         let state = detail.isNew ? "" : (detail.hasChanges ? " (edited)" : "")
         screen.drawBox(rect, style: theme.border, title: detail.title + state)
         let inner = rect.inset(by: 1)

@@ -16,12 +16,16 @@ struct TableView {
         guard inner.size.rows >= 1, inner.size.columns >= 1 else { return }
         let (headerRow, body) = inner.splitTop(1)
         let rows = body.size.rows
-        // Load the rows first so the column widths fit them before anything is drawn.
+        // Load the rows first so the column widths fit them before anything is drawn, and their to-ones' labels
+        // in one fetch per column.
         var objects: [NSManagedObject?] = []
         for offset in 0..<rows {
             let index = table.top + offset
             guard index < table.rowCount, let object = table.object(at: index) else { break }
             objects.append(object)
+        }
+        table.prefetchLabels(for: objects.compactMap { $0 })
+        for case let object? in objects {
             // Room for the `+ ` or `✗ ` mark of a pending insert or delete, whichever column comes first on screen.
             let mark = object.isInserted || object.isDeleted ? "+ " : ""
             for (column, spec) in table.columns.enumerated() {

@@ -151,10 +151,10 @@ public final class BasicLineEditor: LineEditor {
     private func complete() {
         let start = CompletionWord.start(in: characters, cursor: cursorIndex)
         let word = String(characters[start..<cursorIndex])
-        let candidates = completer?(text, word) ?? []
+        let candidates = completer?(String(characters[..<cursorIndex]), word) ?? []
         guard !candidates.isEmpty else { return }
         if candidates.count == 1 {
-            replace(start..<cursorIndex, with: candidates[0] + " ")
+            replace(start..<cursorIndex, with: candidates[0] + (CompletionWord.continues(candidates[0]) ? "" : " "))
             completionCandidates = []
             return
         }

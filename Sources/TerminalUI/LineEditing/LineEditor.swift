@@ -22,8 +22,9 @@ public enum LineEditorEvent: Hashable, Sendable {
     case cancelled
 }
 
-/// Completions for the word before the cursor: called with the whole line and that word, returns whole
-/// replacement words (for example every key path starting with the word).
+/// Completions for the word before the cursor: called with the line up to the cursor (the word included) and that
+/// word, returns whole replacement words (for example every key path starting with the word). A single candidate
+/// gets a space after it, unless it ends in `.` (a key path that goes on, such as `chef.`).
 public typealias LineCompleter = (_ line: String, _ word: String) -> [String]
 
 /// A single-line editor for prompts inside a full-screen app: the app feeds it keys and draws its state with
@@ -90,6 +91,9 @@ enum CompletionWord {
         }
         return start
     }
+
+    /// Whether a completed word goes on without a space: a key path ending in `.` (issue 21).
+    static func continues(_ candidate: String) -> Bool { candidate.hasSuffix(".") }
 
     /// The longest prefix every candidate shares.
     static func commonPrefix(_ candidates: [String]) -> String {

@@ -56,8 +56,9 @@ func readlineAttemptCompletion(_ word: UnsafePointer<CChar>?, _ start: Int32, _ 
     -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     ocd_rl_set_attempted_completion_over(1)
     guard let editor = ReadlineLineEditor.current, let completer = editor.completer, let word else { return nil }
-    let candidates = completer(editor.text, String(cString: word))
+    let candidates = completer(editor.textBeforeCursor, String(cString: word))
     guard !candidates.isEmpty else { return nil }
+    if candidates.count == 1, CompletionWord.continues(candidates[0]) { ocd_rl_set_completion_suppress_append(1) }
     // Like BasicLineEditor, expose an ambiguous completion's candidates at once; readline itself would list them
     // only on a later Tab that changes nothing.
     editor.completionCandidates = candidates.count > 1 ? candidates : []

@@ -115,6 +115,13 @@ public final class ReadlineLineEditor: LineEditor {
         return String(cString: buffer)
     }
 
+    /// The line up to the cursor, for the completer.
+    var textBeforeCursor: String {
+        guard activeKind != nil, let buffer = ocd_rl_line_buffer() else { return "" }
+        let point = Int(ocd_rl_point())
+        return String(decoding: UnsafeRawBufferPointer(start: buffer, count: min(point, strlen(buffer))), as: UTF8.self)
+    }
+
     public var cursor: Int {
         guard activeKind != nil, let buffer = ocd_rl_line_buffer() else { return 0 }
         let point = Int(ocd_rl_point())

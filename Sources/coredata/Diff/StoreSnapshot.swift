@@ -25,7 +25,7 @@ struct EntitySnapshot {
         let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
         request.includesSubentities = false
         request.fetchBatchSize = 1_000
-        let labelKey = ObjectLabel.attributeName(for: entity)
+        let labelKey = EntityLabel.attributeName(for: entity)
         try session.context.performAndWait {
             let results = try session.context.fetchBatched(request)
             var batch = 0

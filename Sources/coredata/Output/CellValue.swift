@@ -12,7 +12,7 @@ enum CellValue {
     case string(String)
     case date(Date)
     case data(Data)
-    /// An object a to-one relationship reaches: its URI and its label (see `ObjectLabel`).
+    /// An object a to-one relationship reaches: its URI and its label (see `EntityLabel`).
     case reference(uri: String, label: String)
     /// The objects of a to-many relationship, in the store's order.
     case references([(uri: String, label: String)])
@@ -38,7 +38,7 @@ enum CellValue {
         case let uuid as UUID: self = .text(uuid.uuidString, isNumber: false)
         case let url as URL: self = .text(url.absoluteString, isNumber: false)
         case let object as NSManagedObject:
-            self = .reference(uri: object.objectID.uriRepresentation().absoluteString, label: ObjectLabel.label(of: object))
+            self = .reference(uri: object.objectID.uriRepresentation().absoluteString, label: EntityLabel.label(of: object))
         case let id as NSManagedObjectID:
             self = .reference(uri: id.uriRepresentation().absoluteString, label: "\(id.entity.name) p\(id.primaryKey)")
         case let set as Set<NSManagedObject>:
@@ -53,6 +53,6 @@ enum CellValue {
     }
 
     private static func reference(_ object: NSManagedObject) -> (uri: String, label: String) {
-        (object.objectID.uriRepresentation().absoluteString, ObjectLabel.label(of: object))
+        (object.objectID.uriRepresentation().absoluteString, EntityLabel.label(of: object))
     }
 }

@@ -13,7 +13,7 @@ struct DictionaryRows {
         /// An attribute, of the fetched entity or (`through`) of the destination of one of its to-one relationships.
         case value(key: String, type: NSAttributeType, through: String?)
         /// A to-one relationship: the destination's object ID, and its label attribute fetched through the join.
-        case reference(key: String, labelKey: String?, label: ObjectLabel)
+        case reference(key: String, labelKey: String?, label: EntityLabel)
     }
 
     private let columns: [Column]
@@ -60,7 +60,7 @@ struct DictionaryRows {
             // that ID is what tells a NULL value from a reference to a missing row.
             guard index == 0 else { return nil }
             if isLast {
-                let label = ObjectLabel(entity: destination)
+                let label = EntityLabel(entity: destination)
                 return .reference(key: keyPath, labelKey: label.attributeName.map { "\(keyPath).\($0)" }, label: label)
             }
             current = destination

@@ -78,9 +78,18 @@ struct Report: Codable {
             let steps = "page down \(Self.duration(run.pageDownSeconds)), jump to end \(Self.duration(run.jumpToEndSeconds)), "
                 + "filter \(Self.duration(run.filterSeconds)), \(run.pagesScrolled.formatted()) pages in \(Self.duration(run.scrollSeconds))"
             for (target, met) in browser.targets.sorted(by: { $0.key < $1.key }) {
-                let measured = target.hasPrefix("launch")
-                    ? "median \(Self.duration(browser.medianLaunchSeconds)) to the first screen; \(steps)"
-                    : "peak \(String(format: "%.1f", browser.peakResidentMB)) MB (after the jump \(String(format: "%.1f", run.residentAfterJumpMB)) MB)"
+                let measured: String
+                if target.hasPrefix("launch") {
+                    measured = "median \(Self.duration(browser.medianLaunchSeconds)) to the first screen; \(steps)"
+                } else if target.hasPrefix("sort") {
+                    measured = "\(Self.duration(run.sortSeconds)) vs sqlite \(Self.duration(run.sqliteSortSeconds))"
+                } else if target.hasPrefix("G") {
+                    measured = "\(Self.duration(run.sortedJumpSeconds)) vs sqlite \(Self.duration(run.sqliteReverseSeconds))"
+                } else if target.hasPrefix("D") {
+                    measured = "\(Self.duration(run.describeSeconds)) vs sqlite \(Self.duration(run.sqliteDescribeSeconds))"
+                } else {
+                    measured = "peak \(String(format: "%.1f", browser.peakResidentMB)) MB (after the jump \(String(format: "%.1f", run.residentAfterJumpMB)) MB)"
+                }
                 lines.append("| \(target) | browser · \(run.rows.formatted()) rows | ours · StoreBrowserApp | \(measured) | \(met ? "yes" : "**no**") |")
             }
         }

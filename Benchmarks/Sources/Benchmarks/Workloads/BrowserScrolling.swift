@@ -26,6 +26,14 @@ enum BrowserScrolling {
         var pagesScrolled: Int
         var residentAfterJumpMB: Double
         var peakResidentMB: Double
+        /// Issue 21: `[` on the text column to the sorted first screen, `G` after it, `D`; and the same work as
+        /// plain SQL through the C API (`ORDER BY … LIMIT 50`, its reverse, the aggregates of describe).
+        var sortSeconds: Double
+        var sortedJumpSeconds: Double
+        var describeSeconds: Double
+        var sqliteSortSeconds: Double
+        var sqliteReverseSeconds: Double
+        var sqliteDescribeSeconds: Double
     }
 
     struct Result: Codable {
@@ -49,12 +57,20 @@ enum BrowserScrolling {
         let launches = measurements.map(\.launchSeconds).sorted()
         let median = launches[launches.count / 2]
         let peak = measurements.map(\.peakResidentMB).max() ?? 0
+        let sortRatio = Self.median(measurements.map { $0.sortSeconds / $0.sqliteSortSeconds })
+        let jumpRatio = Self.median(measurements.map { $0.sortedJumpSeconds / $0.sqliteReverseSeconds })
+        let describeRatio = Self.median(measurements.map { $0.describeSeconds / $0.sqliteDescribeSeconds })
         return Result(runs: measurements, medianLaunchSeconds: median, peakResidentMB: peak, targets: [
+            "sort by text, first screen ≤ 1.5× sqlite ORDER BY … LIMIT 50": sortRatio <= 1.5,
+            "G after the sort ≤ 1.5× sqlite's reverse order": jumpRatio <= 1.5,
+            "D ≤ 1.5× the aggregate SQL": describeRatio <= 1.5,
             "launch ≤ half of VisiData's 0.62 s": median <= visiDataLaunchSeconds / 2,
             "resident ≤ a fifth of VisiData's 349 MB": peak <= visiDataResidentMB / 5,
             "resident ≤ 64 MB while scrolling": peak <= memoryLimitMB,
         ])
     }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
     /// The child: open, draw, page, jump, filter, scroll to the end; print one JSON line.
     static func child(arguments: [String]) throws {
@@ -98,10 +114,35 @@ enum BrowserScrolling {
             peak = max(peak, ResidentMemory.residentMB())
             guard pages < rows else { throw RawSQLiteError(message: "scrolling never reached the last row") }
         }
+        let scrolled = (ContinuousClock.now - scrollStart).seconds
+        // Sort by the text column (the first), then jump to the end of the sorted table, then describe.
+        _ = try press([.character("g")])
+        let sort = try press([.character("]")])
+        let sortAscending = try press([.character("[")])
+        guard terminal.snapshot().contains(where: { $0.contains("w00000001") }) else {
+            throw RawSQLiteError(message: "the sorted first screen does not show the first word")
+        }
+        let sortedJump = try press([.character("G")])
+        let describe = try press([.character("D")])
+        _ = sort
+        let raw = try RawDatabase(path: arguments[0])
+        func timed(_ sql: String) throws -> Double {
+            let before = ContinuousClock.now
+            let statement = try raw.prepare(sql)
+            while try statement.step() {}
+            return (ContinuousClock.now - before).seconds
+        }
+        let columns = "Z_PK, Z_ENT, Z_OPT, ZTEXT, ZLENGTH, ZCREATED, ZSCORE"
+        let sqliteSort = try timed("SELECT \(columns) FROM ZWORD ORDER BY ZTEXT, Z_PK LIMIT 50")
+        let sqliteReverse = try timed("SELECT \(columns) FROM ZWORD ORDER BY ZTEXT DESC, Z_PK DESC LIMIT 50")
+        let aggregates = ["ZTEXT", "ZLENGTH", "ZCREATED", "ZSCORE"].map { "COUNT(\($0)), COUNT(DISTINCT \($0)), MIN(\($0)), MAX(\($0))" }
+        let sqliteDescribe = try timed("SELECT COUNT(*), \(aggregates.joined(separator: ", ")) FROM ZWORD")
         let measurement = Measurement(
             rows: rows, launchSeconds: launch, pageDownSeconds: pageDown, jumpToEndSeconds: jump, filterSeconds: filtered,
-            scrollSeconds: (ContinuousClock.now - scrollStart).seconds, pagesScrolled: pages,
-            residentAfterJumpMB: afterJump, peakResidentMB: peak)
+            scrollSeconds: scrolled, pagesScrolled: pages,
+            residentAfterJumpMB: afterJump, peakResidentMB: peak,
+            sortSeconds: sortAscending, sortedJumpSeconds: sortedJump, describeSeconds: describe,
+            sqliteSortSeconds: sqliteSort, sqliteReverseSeconds: sqliteReverse, sqliteDescribeSeconds: sqliteDescribe)
         print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
     }
 }

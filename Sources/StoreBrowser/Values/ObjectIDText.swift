@@ -2,9 +2,9 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 
-/// How objects are named on screen: `Recipe p12` (entity and primary key, as in Core Data's object URIs), or
+/// How object IDs are written on screen: `Recipe p12` (entity and primary key, as in Core Data's object URIs), or
 /// `Recipe (new)` for an object not saved yet.
-package enum ObjectLabel {
+package enum ObjectIDText {
     package static func short(_ id: NSManagedObjectID) -> String {
         if id.isTemporaryID { return "\(id.entity.name) (new)" }
         return "\(id.entity.name) p\(id.primaryKey)"
