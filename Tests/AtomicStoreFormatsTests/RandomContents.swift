@@ -1,20 +1,11 @@
 import AtomicStoreFormats
 import CoreDataModel
+import CoreDataTestSupport
 import Foundation
 import PropertyListCoding
 
-/// A seeded SplitMix64 generator, so every random test reproduces.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The suite's seeded generator, so every random test reproduces.
+typealias SeededGenerator = SeededRandom
 
 /// Random, valid contents over `TestModels.everyType()`: every attribute type (some nil), to-ones, to-manys and
 /// ordered to-manys kept consistent with their inverses, objects of every concrete entity.
