@@ -18,6 +18,9 @@ extension NSMigrationManager {
         /// By mapping name: the destination instances, in creation order (phase 2 walks them).
         var destinations: [String: [NSManagedObject]] = [:]
         var currentEntityMapping: NSEntityMapping?
+        /// Value expressions parsed and checked against their source entity, by entity and expression text: each is
+        /// parsed once per migration, not once per object.
+        var checkedExpressions: [String: Predicates.NSExpression] = [:]
 
         init(sourceContext: NSManagedObjectContext, destinationContext: NSManagedObjectContext) {
             self.sourceContext = sourceContext
@@ -175,6 +178,24 @@ extension NSMigrationManager {
     /// The value of `expression` with Apple's variables bound.
     private func evaluate(_ expression: String, of propertyMapping: NSPropertyMapping, in mapping: NSEntityMapping,
                           source: NSManagedObject, destination: NSManagedObject, policy: NSEntityMigrationPolicy) throws -> Any? {
+        let parsed = try checkedExpression(expression, of: propertyMapping, in: mapping, source: source.entity)
+        let variables: [String: Any] = [
+            NSMigrationManagerKey: self, NSMigrationSourceObjectKey: source, NSMigrationDestinationObjectKey: destination,
+            NSMigrationEntityMappingKey: mapping, NSMigrationPropertyMappingKey: propertyMapping, NSMigrationEntityPolicyKey: policy,
+        ]
+        do {
+            return try PredicateEvaluator(evaluatedObject: source, variables: variables).value(of: parsed.expressionNode).anyValue
+        } catch {
+            throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression): \(error.reason)", underlyingError: error)
+        }
+    }
+
+    /// `expression` parsed, with every `$source.<key>` checked against `entity` (a key it lacks would stop the
+    /// program, as Apple's KVC raises); cached for the running migration.
+    private func checkedExpression(_ expression: String, of propertyMapping: NSPropertyMapping, in mapping: NSEntityMapping,
+                                   source entity: NSEntityDescription) throws -> Predicates.NSExpression {
+        let cacheKey = entity.name + "\u{0}" + expression
+        if let cached = objectMigration?.checkedExpressions[cacheKey] { return cached }
         let parsed: Predicates.NSExpression
         do {
             parsed = try Predicates.NSExpression(parsing: expression)
@@ -185,21 +206,14 @@ extension NSMigrationManager {
         var rest = expression[...]
         while let found = rest.range(of: "$source.") {
             let key = rest[found.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "@" }
-            if !key.hasPrefix("@"), !key.isEmpty, source.entity.propertiesByName[String(key)] == nil {
+            if !key.hasPrefix("@"), !key.isEmpty, entity.propertiesByName[String(key)] == nil {
                 throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression): the source entity "
-                                        + "\(source.entity.name) has no property \(key)")
+                                        + "\(entity.name) has no property \(key)")
             }
             rest = rest[found.upperBound...]
         }
-        let variables: [String: Any] = [
-            NSMigrationManagerKey: self, NSMigrationSourceObjectKey: source, NSMigrationDestinationObjectKey: destination,
-            NSMigrationEntityMappingKey: mapping, NSMigrationPropertyMappingKey: propertyMapping, NSMigrationEntityPolicyKey: policy,
-        ]
-        do {
-            return try PredicateEvaluator(evaluatedObject: source, variables: variables).value(of: parsed.expressionNode).anyValue
-        } catch {
-            throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression): \(error.reason)", underlyingError: error)
-        }
+        objectMigration?.checkedExpressions[cacheKey] = parsed
+        return parsed
     }
 }
 
