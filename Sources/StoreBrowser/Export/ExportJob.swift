@@ -79,7 +79,7 @@ final class ExportJob {
             var dictionary: [String: Any] = ["objectID": object.objectID.uriRepresentation().absoluteString]
             for column in columns {
                 switch column.kind {
-                case .attribute: dictionary[column.key] = ValueFormatting.json(object.value(forKey: column.key))
+                case .attribute: dictionary[column.key] = ValueFormatting.json(object.propertyValue(forKey: column.key))
                 case .toOne:
                     dictionary[column.key] = object.objectIDForToOne(column.key)?.uriRepresentation().absoluteString ?? NSNull()
                 }
