@@ -101,6 +101,10 @@ let package = Package(
                 swiftSettings: strictSettings),
         .executableTarget(name: "coredata-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strictSettings),
 
+        // A Core Data program written for Apple's platforms (docs/PORTING.md), run and checked by ExampleProgramTests.
+        .executableTarget(name: "core-data-example", dependencies: ["OpenCoreData"], path: "Examples/NotesExample",
+                          resources: [.copy("Notes.xcdatamodeld")], swiftSettings: strictSettings),
+
         // A scrolling list on the real terminal, driven by the tmux end-to-end test.
         .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI", "TerminalText"], swiftSettings: strictSettings),
 

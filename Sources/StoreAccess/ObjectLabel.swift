@@ -56,7 +56,7 @@ package struct ObjectLabel: Sendable, Equatable {
     /// fire the object's fault; call it on the object's context queue.
     package func text(for object: NSManagedObject) -> String {
         guard let key = key(for: object.entity) else { return Self.idText(object.objectID) }
-        let value = ValueFormatting.text(object.value(forKey: key))
+        let value = ValueFormatting.text(object.propertyValue(forKey: key))
         return value.isEmpty ? Self.idText(object.objectID) : value
     }
 

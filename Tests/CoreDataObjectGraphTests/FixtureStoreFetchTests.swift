@@ -96,21 +96,26 @@ struct FixtureStoreFetchTests {
                     for attribute in entity.allProperties.compactMap({ $0 as? NSAttributeDescription }) where !attribute.isTransient {
                         let key = attribute.name, untyped = object.value(forKey: key)
                         let context = "\(entity.name).\(key) of \(object.objectID)"
-                        switch untyped {
-                        case nil: #expect(object.value(forKey: key, as: Any.self) == nil, "\(context)")
-                        case let value as String: #expect(object.value(forKey: key, as: String.self) == value, "\(context)")
-                        case let value as Int64:
+                        // `value(forKey:)` gives Apple's NSNumber (and NSDecimalNumber) for numbers, so the attribute's
+                        // type, not the value's, says which typed read to compare with.
+                        let number = untyped as? NSNumber
+                        switch (attribute.attributeType, untyped) {
+                        case (_, nil): #expect(object.value(forKey: key, as: Any.self) == nil, "\(context)")
+                        case (.integer16AttributeType, _), (.integer32AttributeType, _), (.integer64AttributeType, _):
+                            let value = try #require(number, "\(context)").int64Value
                             #expect(object.value(forKey: key, as: Int64.self) == value, "\(context)")
                             #expect(object.value(forKey: key, as: Int.self) == Int(value), "\(context)")
                             #expect(object.value(forKey: key, as: Int16.self) == Int16(exactly: value), "\(context)")
-                        case let value as Double: #expect(object.value(forKey: key, as: Double.self) == value, "\(context)")
-                        case let value as Float: #expect(object.value(forKey: key, as: Float.self) == value, "\(context)")
-                        case let value as Bool: #expect(object.value(forKey: key, as: Bool.self) == value, "\(context)")
-                        case let value as Date: #expect(object.value(forKey: key, as: Date.self) == value, "\(context)")
-                        case let value as Data: #expect(object.value(forKey: key, as: Data.self) == value, "\(context)")
-                        case let value as UUID: #expect(object.value(forKey: key, as: UUID.self) == value, "\(context)")
-                        case let value as URL: #expect(object.value(forKey: key, as: URL.self) == value, "\(context)")
-                        case let value as Decimal: #expect(object.value(forKey: key, as: Decimal.self) == value, "\(context)")
+                        case (.doubleAttributeType, _): #expect(object.value(forKey: key, as: Double.self) == number?.doubleValue, "\(context)")
+                        case (.floatAttributeType, _): #expect(object.value(forKey: key, as: Float.self) == number?.floatValue, "\(context)")
+                        case (.booleanAttributeType, _): #expect(object.value(forKey: key, as: Bool.self) == number?.boolValue, "\(context)")
+                        case (.decimalAttributeType, _):
+                            #expect(object.value(forKey: key, as: Decimal.self) == (untyped as? NSDecimalNumber)?.decimalValue, "\(context)")
+                        case (_, let value as String): #expect(object.value(forKey: key, as: String.self) == value, "\(context)")
+                        case (_, let value as Date): #expect(object.value(forKey: key, as: Date.self) == value, "\(context)")
+                        case (_, let value as Data): #expect(object.value(forKey: key, as: Data.self) == value, "\(context)")
+                        case (_, let value as UUID): #expect(object.value(forKey: key, as: UUID.self) == value, "\(context)")
+                        case (_, let value as URL): #expect(object.value(forKey: key, as: URL.self) == value, "\(context)")
                         default: #expect(object.value(forKey: key, as: Any.self) != nil, "\(context): \(type(of: untyped!))")
                         }
                         #expect(object.value(forKey: key, as: [Int].self) == nil, "\(context): no attribute reads as an array")

@@ -33,6 +33,24 @@ public enum AttributeValue: Sendable, Hashable {
         }
     }
 
+    /// The value as Apple's `value(forKey:)` returns it: numbers and booleans as `NSNumber`, decimals as
+    /// `NSDecimalNumber`, so that `as? Int16`, `as? Int`, `as? Double` and `as? Bool` succeed exactly where they do on
+    /// Apple's platforms; everything else as ``anyValue``. Typed reads (`value(forKey:as:)`) never come here.
+    public var objectValue: Any {
+        switch self {
+        case .integer(let value): return NSNumber(value: value)
+        case .double(let value): return NSNumber(value: value)
+        case .float(let value): return NSNumber(value: value)
+        case .boolean(let value): return NSNumber(value: value)
+        case .decimal(let value): return NSDecimalNumber(decimal: value)
+        case .string(let value): return value
+        case .date(let value): return value
+        case .data(let value): return value
+        case .uuid(let value): return value
+        case .uri(let value): return value
+        }
+    }
+
     /// A short, human-readable rendering (dates in ISO 8601 UTC, data as its size) for schema listings.
     public var displayString: String {
         switch self {

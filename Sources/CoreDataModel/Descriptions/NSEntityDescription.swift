@@ -79,7 +79,10 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Apple's `properties`: the properties this entity declares.
-    public var properties: [NSPropertyDescription] { ownProperties }
+    public var properties: [NSPropertyDescription] {
+        get { ownProperties }
+        set { setProperties(newValue) }
+    }
 
     /// Every property by name, inherited ones included.
     public var propertiesByName: [String: NSPropertyDescription] { cachedProperties.byName }

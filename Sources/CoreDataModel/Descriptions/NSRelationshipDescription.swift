@@ -5,13 +5,19 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
     /// The destination entity (a weak reference); resolved by the model once all entities are known.
     public var destinationEntity: NSEntityDescription? {
         get { destinationReference.entity }
-        set { destinationReference = WeakEntityReference(newValue) }
+        set {
+            destinationReference = WeakEntityReference(newValue)
+            // Apple's code sets the entity, not its name; the model links by name.
+            if let newValue { destinationEntityName = newValue.name }
+        }
     }
     private var destinationReference = WeakEntityReference(nil)
     /// The destination entity's name, kept so that a model can be built before it is linked.
     public var destinationEntityName: String
     /// The inverse relationship; resolved by the model once all entities are known.
-    public weak var inverseRelationship: NSRelationshipDescription?
+    public weak var inverseRelationship: NSRelationshipDescription? {
+        didSet { if let inverseRelationship { inverseRelationshipName = inverseRelationship.name } }
+    }
     /// The inverse relationship's name, kept for linking and for version hashes.
     public var inverseRelationshipName: String?
     /// The inverse's declaring entity, as the model file names it (Xcode's `inverseEntity`).

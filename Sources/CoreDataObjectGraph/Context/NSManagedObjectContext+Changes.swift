@@ -11,8 +11,14 @@ extension NSManagedObjectContext {
     public var deletedObjects: Set<NSManagedObject> { Set(changedObjects.values.filter { $0.isDeleted && !$0.isInserted }) }
     public var hasChanges: Bool { changedObjects.values.contains { $0.hasChanges } }
 
-    /// Registers a new object of `entity`, with its default values and a temporary ID until it is saved.
+    /// Registers a new object of `entity`, with its default values and a temporary ID until it is saved, and calls
+    /// its `awakeFromInsert()`.
     public func insert(_ object: NSManagedObject) {
+        insert(object, awakening: true)
+    }
+
+    /// `insert(_:)`; a redo of an undone insertion passes false, as the object was awake already.
+    func insert(_ object: NSManagedObject, awakening: Bool) {
         assertOnQueue()
         precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
                      "an object belongs to one context; insert a new object instead")
@@ -25,6 +31,8 @@ extension NSManagedObjectContext {
         if undoManager != nil {
             registerUndo(for: object) { [weak self] object in self?.undoInsertion(of: object) }
         }
+        if retainsRegisteredObjects { retainedObjects.insert(object) }
+        if awakening { object.awakeFromInsert() }
     }
 
     /// Marks `object` deleted; its delete rules apply at the next `processPendingChanges()` or save.
@@ -53,6 +61,7 @@ extension NSManagedObjectContext {
         while next < pendingDeletions.count {
             let object = pendingDeletions[next]
             next += 1
+            object.prepareForDeletion()
             for relationship in object.slots.persistentRelationships {
                 let destinations = object.objectIDs(forRelationshipNamed: relationship.name).map { self.object(with: $0) }
                 switch relationship.deleteRule {
@@ -80,6 +89,8 @@ extension NSManagedObjectContext {
     public func rollback() {
         undoManager?.removeAllActions()
         pendingDeletions.removeAll()
+        var restored: [NSManagedObject] = []
+        defer { for object in restored { object.awake(fromSnapshotEvents: .rollback) } }
         for object in changedObjects.values {
             if object.isInserted {
                 registry.removeValue(forKey: object.objectID)
@@ -88,6 +99,7 @@ extension NSManagedObjectContext {
             } else {
                 if let committed = object.changes.committedStoredValues { object.storedValues = committed }
                 for (name, ids) in object.changes.committedToMany { object.toMany[name] = ToManyIDs(ids) }
+                restored.append(object)
             }
             object.changes.reset()
         }

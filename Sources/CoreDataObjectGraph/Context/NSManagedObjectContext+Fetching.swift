@@ -123,6 +123,9 @@ extension NSManagedObjectContext {
         // add no rows, to-many conditions are subqueries), so its rows are distinct objects, and only this queue adds
         // to the registry. Such a fetch (a new context's first) skips looking each row up, a lock and a probe a row.
         let registryWasEmpty = registry.count == 0
+        // Objects of subclasses filled by this fetch, awakened once the store's lock is released (their
+        // `awakeFromFetch` may fetch); a plain `NSManagedObject`'s hook is empty, so those are not listed.
+        var awakened: [NSManagedObject] = []
         _ = try coordinator.withLock {
             try store.executeFetch(fetch) { (row: consuming FetchedRow) in
                 // The row's values move into the object, and the object into the list: binding copies of them cost a
@@ -131,11 +134,17 @@ extension NSManagedObjectContext {
                 let object: NSManagedObject
                 if !registryWasEmpty, let existing = registry.object(for: row.objectID) {
                     object = existing
-                    if !keepsFaults, existing.storedValues == nil, let snapshot { existing.fill(from: snapshot) }
+                    if !keepsFaults, existing.storedValues == nil, let snapshot {
+                        existing.fill(from: snapshot)
+                        if type(of: existing) != NSManagedObject.self { awakened.append(existing) }
+                    }
                 } else {
                     object = makeObject(for: row.objectID, coordinator: coordinator, shape: &shape)
                     // A child leaves objects as faults, so they fill from its parent (which may hold unsaved changes).
-                    if !keepsFaults, let snapshot { object.fill(from: snapshot) }
+                    if !keepsFaults, let snapshot {
+                        object.fill(from: snapshot)
+                        if shape?.type != NSManagedObject.self { awakened.append(object) }
+                    }
                 }
                 if keepsFaults, let snapshot, object.storedValues == nil {
                     // A fault of a context without a parent keeps its row, and the row cache takes the last rows from
@@ -145,12 +154,14 @@ extension NSManagedObjectContext {
                 objects.append(consume object)
             }
         }
+        for object in awakened { object.awakeFromFetch() }
         if keepsFaults && fetch.includesPropertyValues {
             if parent == nil { coordinator.rowCache.store(pendingRowsOf: objects) } else { coordinator.rowCache.store(contentsOf: cachedRows) }
         }
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
             try prefetch(keyPaths, for: objects)
         }
+        if retainsRegisteredObjects { retainedObjects.formUnion(objects) }
         return objects
     }
 

@@ -15,12 +15,15 @@ extension NSManagedObjectContext {
     public static let deletedObjectIDsKey = "deleted_objectIDs"
 
     func postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+        let insertedIDs = Self.objectIDs(of: inserted), updatedIDs = Self.objectIDs(of: updated)
+        let deletedIDs = Self.objectIDs(of: deleted)
         NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: [
             NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
-            Self.insertedObjectIDsKey: Self.objectIDs(of: inserted),
-            Self.updatedObjectIDsKey: Self.objectIDs(of: updated),
-            Self.deletedObjectIDsKey: Self.objectIDs(of: deleted),
+            Self.insertedObjectIDsKey: insertedIDs,
+            Self.updatedObjectIDsKey: updatedIDs,
+            Self.deletedObjectIDsKey: deletedIDs,
         ])
+        postObjectIDs(Self.didSaveObjectIDsNotification, inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
     }
 
     /// The IDs of `objects` as a set, built in place (no intermediate array of IDs).
@@ -62,6 +65,8 @@ extension NSManagedObjectContext {
             object.managedObjectContext = nil
         }
         postObjectsDidChange(inserted: inserted, updated: updated.compactMap { registeredObject(for: $0) }, deleted: forgotten)
+        postObjectIDs(Self.didMergeChangesObjectIDsNotification, inserted: Set(inserted.map(\.objectID)), updated: updated,
+                      deleted: deleted)
     }
 
     func postObjectsDidChange(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {

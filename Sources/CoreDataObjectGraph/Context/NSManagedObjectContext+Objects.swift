@@ -11,7 +11,9 @@ extension NSManagedObjectContext {
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         assertOnQueue()
         if let existing = registry.object(for: objectID) { return existing }
-        return register(objectID, snapshot: nil)
+        let object = register(objectID, snapshot: nil)
+        if retainsRegisteredObjects { retainedObjects.insert(object) }
+        return object
     }
 
     /// The object for `objectID` with its values loaded; throws when no store holds it.
@@ -19,6 +21,7 @@ extension NSManagedObjectContext {
         let object = self.object(with: objectID)
         if object.isFault {
             try fulfillFaultThrowing(for: object)
+            object.awakeFromFetchUnlessPlain()
         }
         if let error = object.faultingError as? CoreDataError, error.code == .objectInaccessibleException { throw error }
         return object
@@ -98,9 +101,10 @@ extension NSManagedObjectContext {
             persistentStoreCoordinator?.rowCache.remove(object.objectID)
             if object.storedValues == nil { fulfillFault(for: object) }
             object.mergeStoreValuesKeepingChanges()
+            object.awake(fromSnapshotEvents: .refresh)
             return
         }
-        object.turnIntoFault()
+        object.turnIntoFaultCallingHooks()
         if let coordinator = persistentStoreCoordinator {
             coordinator.rowCache.remove(object.objectID)
         }
@@ -119,6 +123,7 @@ extension NSManagedObjectContext {
     /// Forgets every registered object: they become inaccessible, and the next access fetches again.
     public func reset() {
         changedObjects.removeAll()
+        retainedObjects.removeAll()
         for object in registry.liveObjects {
             object.turnIntoFault()
             object.managedObjectContext = nil
@@ -132,9 +137,13 @@ extension NSManagedObjectContext {
     /// inaccessible: its values read as nil and `faultingError` says why.
     func fulfillFault(for object: NSManagedObject) {
         // Checked here as well as in `fulfillFaultThrowing`: reading a fetched fault skips the call.
-        if fillFromFetchedRow(object) { return }
+        if fillFromFetchedRow(object) {
+            object.awakeFromFetchUnlessPlain()
+            return
+        }
         do {
             try fulfillFaultThrowing(for: object)
+            object.awakeFromFetchUnlessPlain()
         } catch {
             object.faultingError = error
             object.fill(from: Snapshot(values: Array(repeating: .null, count: object.slots.count), version: 0))
@@ -164,7 +173,7 @@ extension NSManagedObjectContext {
             coordinator.statistics.record { $0.faultsFired += 1 }
             return
         }
-        if let snapshot = coordinator.rowCache.snapshot(for: id) {
+        if stalenessInterval != 0, let snapshot = coordinator.rowCache.snapshot(for: id) {
             coordinator.statistics.record { $0.faultsFired += 1; $0.rowCacheHits += 1 }
             object.fill(from: snapshot)
             return
@@ -191,22 +200,29 @@ extension NSManagedObjectContext {
         for object in objects where object.isFault && seen.insert(ObjectIdentifier(object)).inserted {
             if parent == nil, let pending = object.pendingSnapshot {
                 object.fill(from: pending)  // the row its fetch read
+                object.awakeFromFetchUnlessPlain()
                 continue
             }
             if let snapshot = coordinator.rowCache.snapshot(for: object.objectID) {
                 object.fill(from: snapshot)
+                object.awakeFromFetchUnlessPlain()
             } else {
                 missing.append(object.objectID)
             }
         }
         guard !missing.isEmpty else { return }
+        var awakened: [NSManagedObject] = []
+        defer { for object in awakened { object.awakeFromFetchUnlessPlain() } }
         let byStore = Dictionary(grouping: missing) { id in (try? coordinator.store(for: id)).map(ObjectIdentifier.init) }
         for (_, ids) in byStore {
             let store = try coordinator.store(for: ids[0])
             let snapshots = try coordinator.withLock { try store.snapshots(for: ids) }
             for (id, snapshot) in snapshots {
                 coordinator.rowCache.store(snapshot, for: id)
-                registry.object(for: id)?.fill(from: snapshot)
+                if let object = registry.object(for: id) {
+                    object.fill(from: snapshot)
+                    awakened.append(object)
+                }
             }
         }
         coordinator.statistics.record { $0.faultsFired += missing.count }

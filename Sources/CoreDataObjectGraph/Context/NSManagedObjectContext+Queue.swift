@@ -17,15 +17,6 @@ extension NSManagedObjectContext {
         return try queue.sync(execute: block)
     }
 
-    /// Runs `block` on the context's queue and returns its result (Swift concurrency form of `perform`).
-    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try block() })
-            }
-        }
-    }
-
     /// In debug builds, traps when the context is used off its queue (Core Data's concurrency debugging):
     /// wrap the call in `perform` or `performAndWait`.
     func assertOnQueue(_ function: StaticString = #function) {
@@ -34,7 +25,7 @@ extension NSManagedObjectContext {
         #endif
     }
 
-    private var isOnQueue: Bool {
+    var isOnQueue: Bool {
         if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread { return true }
         return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
     }

@@ -8,12 +8,15 @@ extension NSManagedObjectContext {
     /// the store and the context keeps its changes.
     public func save() throws {
         assertOnQueue()
+        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         if let parent {
             processPendingChanges()
+            callWillSave(insertedObjects, updatedObjects, deletedObjects)
             // Apple posts did-save for a child's save too, with what went up to the parent.
             let inserted = Array(insertedObjects), updated = Array(updatedObjects), deleted = Array(deletedObjects)
             pushChangesToParent(parent)
             if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) {
+                for object in [inserted, updated, deleted].joined() { object.didSave() }
                 postDidSave(inserted: inserted, updated: updated, deleted: deleted)
             }
             return
@@ -38,6 +41,7 @@ extension NSManagedObjectContext {
             changedObjects.removeAll()
             return
         }
+        callWillSave(inserted, updated, deleted)
         var errors: [CoreDataError] = []
         for object in inserted { collect(&errors) { try object.validateForInsert() } }
         for object in updated { collect(&errors) { try object.validateForUpdate() } }
@@ -80,7 +84,19 @@ extension NSManagedObjectContext {
         didSave(inserted: inserted, permanentIDs: outcome.permanentIDs, updated: updated, updatedVersions: updatedVersions,
                 deleted: deleted, coordinator: coordinator)
         coordinator.statistics.record { $0.saves += 1 }
+        for object in [inserted, updated, deleted].joined() { object.didSave() }
+        // Saved deletions turn into faults, as Apple's do.
+        for object in deleted { object.turnIntoFaultCallingHooks() }
         postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// `willSave()` of every object a save writes, before validation. Plain `NSManagedObject`s are skipped (their
+    /// hook is empty); a batched save of many objects then costs nothing more.
+    private func callWillSave<Objects: Sequence<NSManagedObject>>(_ inserted: Objects, _ updated: Objects, _ deleted: Objects) {
+        for object in [AnySequence(inserted), AnySequence(updated), AnySequence(deleted)].joined()
+        where type(of: object) != NSManagedObject.self {
+            object.willSave()
+        }
     }
 
     /// Assigns permanent IDs before a save, so they can be handed to other contexts early.

@@ -34,7 +34,10 @@ extension NSManagedObjectContext {
         object.managedObjectContext = nil
         // The redo holds the object: nothing else may (the context lists it no longer, and the undo manager's targets
         // are weak), and an undone insertion must come back on redo.
-        registerUndo(for: object) { [weak self, object] _ in self?.insert(object) }
+        registerUndo(for: object) { [weak self, object] _ in
+            self?.insert(object, awakening: false)
+            object.awake(fromSnapshotEvents: .undoInsertion)
+        }
     }
 
     /// Undo of a deletion: the object is no longer deleted (redo deletes it again). The cascades and nullified
@@ -44,5 +47,6 @@ extension NSManagedObjectContext {
         pendingDeletions.removeAll { $0 === object }
         if !object.hasChanges { changedObjects.remove(object) }
         registerUndo(for: object) { [weak self] object in self?.delete(object) }
+        object.awake(fromSnapshotEvents: .undoDeletion)
     }
 }

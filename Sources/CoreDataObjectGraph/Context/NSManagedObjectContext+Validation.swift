@@ -32,8 +32,13 @@ extension NSManagedObject {
 
     private func validate(_ attribute: NSAttributeDescription) -> [CoreDataError] {
         let value = attributeValue(forKey: attribute.name)
+        if value == nil, let index = slots.index(of: attribute.name), case .externalData? = storedValues?[index] { return [] }
+        return validate(attribute, value: value)
+    }
+
+    /// The model's checks of `attribute` on `value` (nil when the attribute has none).
+    private func validate(_ attribute: NSAttributeDescription, value: AttributeValue?) -> [CoreDataError] {
         guard let value else {
-            if let index = slots.index(of: attribute.name), case .externalData? = storedValues?[index] { return [] }
             return attribute.isOptional ? [] : [validationError(.validationMissingMandatoryProperty, attribute.name, "is required")]
         }
         var errors: [CoreDataError] = []
@@ -69,6 +74,7 @@ extension NSManagedObject {
         default:
             break
         }
+        for index in errors.indices { errors[index].validationValue = value.objectValue }
         return errors
     }
 
@@ -90,10 +96,44 @@ extension NSManagedObject {
         return []
     }
 
+    /// Checks `value` for the property `key` against the model (type, optionality, bounds, pattern) without setting
+    /// it, as Apple's `validateValue(_:forKey:)`; throws the validation error Apple's would (`NSError` codes and
+    /// keys). The value is not coerced, so it is left as given.
+    public func validateValue(_ value: inout AnyObject?, forKey key: String) throws {
+        var any: Any? = value
+        try validateValue(&any, forKey: key)
+    }
+
+    /// `validateValue(_:forKey:)` for a Swift value.
+    public func validateValue(_ value: inout Any?, forKey key: String) throws {
+        guard let property = entity.propertiesByName[key] else {
+            throw validationError(.managedObjectValidation, key, "is not a property of the entity")
+        }
+        var errors: [CoreDataError] = []
+        if let attribute = property as? NSAttributeDescription {
+            let stored: StoredValue
+            do {
+                stored = try StoredValue(assigning: value, to: attribute)
+            } catch {
+                var failure = validationError(.managedObjectValidation, key, "\(error)")
+                failure.validationValue = value
+                throw failure
+            }
+            errors = validate(attribute, value: stored.attributeValue)
+        } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
+            if value == nil || value is NSNull, !relationship.isOptional {
+                errors = [validationError(.validationMissingMandatoryProperty, key, "is required")]
+            }
+        }
+        for index in errors.indices { errors[index].validationValue = value }
+        try Self.throwIfAny(errors)
+    }
+
     func validationError(_ code: CoreDataError.Code, _ key: String, _ problem: String) -> CoreDataError {
         var error = CoreDataError(code, "\(entity.name).\(key) \(problem) (\(objectID.uriRepresentation().absoluteString))",
                                   affectedObjectIDs: [objectID])
         error.validationKey = key
+        error.validationObject = self
         return error
     }
 

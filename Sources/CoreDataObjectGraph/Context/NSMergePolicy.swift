@@ -59,6 +59,7 @@ public final class NSMergePolicy: Sendable {
             object.storedValues = values
             object.changes.committedStoredValues = fresh.values
             object.snapshotVersion = fresh.version
+            object.awake(fromSnapshotEvents: .mergePolicy)
         }
     }
 }

@@ -21,6 +21,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     public init(managedObjectModel model: NSManagedObjectModel, rowCacheCapacity: Int = 50_000) {
         self.managedObjectModel = model
         self.rowCache = RowCache(capacity: rowCacheCapacity)
+        KnownModels.note(model)
     }
 
     /// Registers a store class under a type name, as `NSPersistentStoreCoordinator.registerStoreClass(_:type:)`.

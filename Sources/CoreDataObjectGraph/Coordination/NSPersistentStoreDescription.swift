@@ -46,6 +46,22 @@ public final class NSPersistentStoreDescription: @unchecked Sendable, CustomStri
         options[NSInferMappingModelAutomaticallyOption] = true
     }
 
+    /// Whether `loadPersistentStores` may add the store in the background; false by default. Stores are always added
+    /// before `loadPersistentStores` returns here (docs/DEVIATIONS.md): the handler is called either way.
+    public var shouldAddStoreAsynchronously = false
+
+    /// The SQLite pragmas to set when the store opens (`NSSQLitePragmasOption`), by name.
+    public var sqlitePragmas: [String: Any] {
+        options[NSSQLitePragmasOption] as? [String: Any] ?? [:]
+    }
+
+    /// Sets one SQLite pragma for the store (`nil` removes it), as Apple's `setValue(_:forPragmaNamed:)`.
+    public func setValue(_ value: NSObject?, forPragmaNamed name: String) {
+        var pragmas = sqlitePragmas
+        pragmas[name] = value.map { ($0 as? NSString).map { String($0) } ?? $0 }
+        options[NSSQLitePragmasOption] = pragmas
+    }
+
     /// Sets one option (`nil` removes it), as Apple's `setOption(_:forKey:)`.
     public func setOption(_ option: Any?, forKey key: String) {
         options[key] = option

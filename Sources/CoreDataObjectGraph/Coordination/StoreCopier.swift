@@ -62,7 +62,7 @@ struct StoreCopier {
             for original in try reader.fetch(request) {
                 records.append(Record(
                     id: original.objectID, entity: entity,
-                    attributes: attributes.map { ($0, original.value(forKey: $0)) },
+                    attributes: attributes.map { ($0, original.propertyValue(forKey: $0)) },
                     relationships: relationships.map { relationship in
                         if !relationship.isToMany {
                             return (relationship, (original.value(forKey: relationship.name) as? NSManagedObject).map { [$0.objectID] } ?? [])

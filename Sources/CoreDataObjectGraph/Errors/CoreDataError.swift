@@ -62,6 +62,12 @@ public struct CoreDataError: Error, CustomStringConvertible, @unchecked Sendable
     public var validationKey: String?
     /// The individual errors of a `validationMultipleErrors` error (`NSDetailedErrorsKey`).
     public var detailedErrors: [CoreDataError] = []
+    /// The object that failed validation (`NSValidationObjectErrorKey`).
+    public var validationObject: NSManagedObject?
+    /// The value that failed validation (`NSValidationValueErrorKey`), as `value(forKey:)` reads it.
+    public var validationValue: Any?
+    /// The objects the error concerns (`NSAffectedObjectsErrorKey`), when the context knows them.
+    public var affectedObjects: [NSManagedObject] = []
 
     public init(_ code: Code, _ message: String, underlyingError: (any Error)? = nil, affectedObjectIDs: [NSManagedObjectID] = []) {
         self.code = code

@@ -29,7 +29,7 @@ extension NSManagedObject {
         for (index, property) in slots.properties.enumerated() where keys?.contains(property.name) ?? true {
             guard index < committed.count else { continue }
             switch committed[index] {
-            case .attribute(let value): result[property.name] = value.anyValue
+            case .attribute(let value): result[property.name] = value.objectValue
             case .toOne(let id): result[property.name] = managedObjectContext?.object(with: id)
             case .null, .externalData: result[property.name] = NSNull()
             }
@@ -110,7 +110,10 @@ extension NSManagedObject {
         let context = managedObjectContext
         if let context, context.undoManager != nil {
             let previous = storedValues![slot]
-            context.registerUndo(for: self) { object in object.setStoredValue(previous, atSlot: slot) }
+            context.registerUndo(for: self) { object in
+                object.setStoredValue(previous, atSlot: slot)
+                object.awake(fromSnapshotEvents: .undoUpdate)
+            }
         }
         storedValues![slot] = value
         // A value set back to what was saved is no change (undo relies on this).

@@ -14,6 +14,13 @@ extension NSManagedObject {
         subclassRegistryGeneration.add(1, ordering: .releasing)
     }
 
+    /// The entity `subclass` was registered for (the first by name when it was registered for several).
+    static func registeredEntityName(for subclass: NSManagedObject.Type) -> String? {
+        subclassRegistry.withLock { registry in
+            registry.filter { $0.value == subclass }.keys.sorted().first
+        }
+    }
+
     /// Changes whenever a subclass is registered.
     static var subclassGeneration: Int { subclassRegistryGeneration.load(ordering: .acquiring) }
 

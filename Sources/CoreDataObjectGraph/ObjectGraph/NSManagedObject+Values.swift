@@ -16,14 +16,15 @@ extension NSManagedObject {
 
     // MARK: Values
 
-    /// `value(forKey:)` as the model defines it, for the class's overridable entry point.
-    final func propertyValue(forKey key: String) -> Any? {
+    /// `value(forKey:)` as the model defines it, for the class's overridable entry point. `bridged` gives numbers as
+    /// `NSNumber` (Apple's API); in-repo callers that switch on Swift types pass false and get `Int64`, `Double`, ….
+    package final func propertyValue(forKey key: String, bridged: Bool = false) -> Any? {
         if let index = slots.index(of: key) {
             if storedValues == nil { fireFault() }
             guard index < storedValues?.count ?? 0 else { return nil }
-            if case .attribute(let value)? = storedValues?[index] { return value.anyValue }
+            if case .attribute(let value)? = storedValues?[index] { return bridged ? value.objectValue : value.anyValue }
             if case .toOne(let id)? = storedValues?[index] { return destination(id, ofToOneAt: index) }
-            return (storedValues?[index]).flatMap { resolve($0) }
+            return (storedValues?[index]).flatMap { resolve($0, bridged: bridged) }
         }
         guard let property = entity.propertiesByName[key] else {
             if key.hasPrefix("@") { return nil }
@@ -35,7 +36,8 @@ extension NSManagedObject {
         }
         // A transient attribute reads its model default until it is set (again after the object was refreshed).
         if let value = transientValues[key] { return ManagedValueConversion.flattened(value) }
-        return (property as? NSAttributeDescription)?.defaultValue?.anyValue
+        guard let defaultValue = (property as? NSAttributeDescription)?.defaultValue else { return nil }
+        return bridged ? defaultValue.objectValue : defaultValue.anyValue
     }
 
     /// The stored value in a slot, firing the fault first.
@@ -61,10 +63,10 @@ extension NSManagedObject {
         return object
     }
 
-    private func resolve(_ stored: StoredValue) -> Any? {
+    private func resolve(_ stored: StoredValue, bridged: Bool) -> Any? {
         switch stored {
         case .null: return nil
-        case .attribute(let value): return value.anyValue
+        case .attribute(let value): return bridged ? value.objectValue : value.anyValue
         case .toOne(let id): return managedObjectContext?.object(with: id)
         case .externalData(let reference): return managedObjectContext?.externalData(reference: reference, for: self)
         }

@@ -64,11 +64,12 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
         registration?.objectWillDeinitialize(self)
     }
 
-    /// The value of a property, firing the fault if needed: attribute values as Swift values (`Int64`, `Double`,
-    /// `String`, `Date`, `Decimal`, `Data`, `UUID`, `URL`, `Bool`), a to-one destination as its object, a to-many
-    /// relationship as `Set<NSManagedObject>` (or `[NSManagedObject]` when ordered). Unknown keys trap, as Apple's
-    /// `valueForUndefinedKey:` raises.
-    open func value(forKey key: String) -> Any? { propertyValue(forKey: key) }
+    /// The value of a property, firing the fault if needed: numbers and booleans as `NSNumber` and decimals as
+    /// `NSDecimalNumber`, as Apple's (so `as? Int16`, `as? Int`, `as? Double`, `as? Bool` succeed where they do there),
+    /// other attributes as their Swift values (`String`, `Date`, `Data`, `UUID`, `URL`), a to-one destination as its
+    /// object, a to-many relationship as `Set<NSManagedObject>` (or `[NSManagedObject]` when ordered). Unknown keys
+    /// trap, as Apple's `valueForUndefinedKey:` raises. `value(forKey:as:)` reads a value in its own type instead.
+    open func value(forKey key: String) -> Any? { propertyValue(forKey: key, bridged: true) }
 
     // MARK: Validation hooks
 
@@ -79,6 +80,26 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     open func validateForUpdate() throws { try validateStoredProperties() }
     /// Checks before a deletion is saved; the default enforces Deny delete rules.
     open func validateForDelete() throws { try validateDenyRules() }
+
+    // MARK: Lifecycle hooks (empty here; the context calls them where Apple's does, see `NSManagedObject+Lifecycle.swift`)
+
+    /// Called once, when the object is first inserted into a context; set initial values here (with the primitive
+    /// accessors to keep them out of undo). Call `super`.
+    open func awakeFromInsert() {}
+    /// Called when the object's values are first loaded from the store (a fault filled, or a fetch with values).
+    open func awakeFromFetch() {}
+    /// Called when the object's values were replaced from a snapshot: undo, rollback, refresh, a merge policy.
+    open func awake(fromSnapshotEvents flags: NSSnapshotEventType) {}
+    /// Called at the start of a save for each inserted, updated and deleted object, before validation.
+    open func willSave() {}
+    /// Called after a save for each object it wrote.
+    open func didSave() {}
+    /// Called when the object's deletion is processed, before its delete rules apply.
+    open func prepareForDeletion() {}
+    /// Called before the object turns back into a fault (refresh, a saved deletion).
+    open func willTurnIntoFault() {}
+    /// Called after the object turned back into a fault.
+    open func didTurnIntoFault() {}
 
     // MARK: Identity
 

@@ -34,6 +34,28 @@ public final class NSManagedObjectContext: @unchecked Sendable {
         didSet { if let parent { persistentStoreCoordinator = parent.persistentStoreCoordinator } }
     }
 
+    /// Whether the context merges the saves of its parent (or, for a context on a coordinator, of the other contexts on
+    /// that coordinator) by itself, on its own queue (see `NSManagedObjectContext+AutomaticMerging.swift`).
+    public var automaticallyMergesChangesFromParent = false {
+        didSet { if automaticallyMergesChangesFromParent != oldValue { automaticMergingChanged() } }
+    }
+    /// The did-save observer of automatic merging.
+    var automaticMergeObserver: (any NSObjectProtocol)?
+    /// How old, in seconds, a cached row may be to fill a fault: 0 always reads the store; negative (the default)
+    /// takes any cached row.
+    public var stalenessInterval: TimeInterval = -1
+    /// Apple's switch between deleting and raising for a fault whose row is gone; this library does neither (the
+    /// object reads nil and `faultingError` says why, docs/DEVIATIONS.md), so the value is kept but not consulted.
+    public var shouldDeleteInaccessibleFaults = true
+    /// Whether the context keeps every object it hands out alive (false: only changed ones, as Apple's default).
+    public var retainsRegisteredObjects = false {
+        didSet { retainedObjects = retainsRegisteredObjects ? Set(registry.liveObjects) : [] }
+    }
+    /// The objects `retainsRegisteredObjects` keeps.
+    var retainedObjects: Set<NSManagedObject> = []
+    /// The author recorded with this context's saves in persistent history (no store here writes history yet).
+    public var transactionAuthor: String?
+
     /// Registered objects, not kept alive: an object nobody references leaves the context (Core Data keeps only
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).
     let registry = ObjectRegistry()
@@ -75,6 +97,7 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     }
 
     deinit {
+        if let automaticMergeObserver { NotificationCenter.default.removeObserver(automaticMergeObserver) }
         // Objects refer to their context unretained (see `NSManagedObject.contextReference`): every object that names
         // this context is in its registry, and learns here that the context is gone. Prefetched destinations can form
         // cycles between objects (as fulfilled relationships do in Core Data, where `reset()` breaks them); a context

@@ -125,7 +125,9 @@ open class NSExpression: NSObject, @unchecked Sendable {
     /// Consistent with ``isEqual(_:)``.
     open override var hash: Int { expressionNode.hashValue }
 
-    /// The value of the expression for `object`; `$variables` are read from `context`.
+    /// The value of the expression for `object`; `$variables` are read from `context`. Numbers come back as
+    /// `NSNumber`, as Apple's do, so they cast to any numeric type that holds them exactly (`"4 + 5 - 2**3"` gives a
+    /// number that is `as? Int` 1).
     ///
     /// An evaluation failure (unbound variable, unsupported function) stops the program, as Apple raises;
     /// use ``PredicateEvaluator`` to handle such failures.
@@ -133,7 +135,7 @@ open class NSExpression: NSObject, @unchecked Sendable {
         var variables: [String: Any] = [:]
         for (key, value) in context ?? [:] { variables[String(describing: key)] = value }
         do {
-            return try PredicateEvaluator(evaluatedObject: object, variables: variables).value(of: expressionNode).anyValue
+            return try PredicateEvaluator(evaluatedObject: object, variables: variables).value(of: expressionNode).objectValue
         } catch {
             preconditionFailure("Cannot evaluate expression \(predicateFormat): \(error.reason)")
         }

@@ -68,4 +68,19 @@ extension ConstantValue {
         case .object(let v): return v.value
         }
     }
+
+    /// The constant as Apple's `expressionValue(with:context:)` returns it: numbers and booleans as `NSNumber` (so
+    /// that `as? Int`, `as? Int16`, `as? Double` and `as? Bool` succeed exactly where they do on Apple's platforms),
+    /// decimals as `NSDecimalNumber`, collections element by element; everything else as ``anyValue``.
+    public var objectValue: Any? {
+        switch self {
+        case .bool(let v): return NSNumber(value: v)
+        case .integer(let v): return NSNumber(value: v)
+        case .double(let v): return NSNumber(value: v)
+        case .decimal(let v): return NSDecimalNumber(decimal: v)
+        case .array(let v): return v.map { $0.objectValue ?? NSNull() } as [Any]
+        case .dictionary(let v): return v.mapValues { $0.objectValue ?? NSNull() } as [String: Any]
+        default: return anyValue
+        }
+    }
 }

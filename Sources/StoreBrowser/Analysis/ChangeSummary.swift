@@ -18,7 +18,7 @@ enum ChangeSummary {
             // Every value the new object has (an object saved in from a child context reports no changed values).
             for property in object.entity.allProperties.sorted(by: { $0.name < $1.name }) {
                 if let attribute = property as? NSAttributeDescription, attribute.isTransient { continue }
-                let value = object.value(forKey: property.name)
+                let value = object.propertyValue(forKey: property.name)
                 if value == nil || value is NSNull || (value as? Set<NSManagedObject>)?.isEmpty == true
                     || (value as? [NSManagedObject])?.isEmpty == true { continue }
                 lines.append("    \(property.name) = \(describe(value))")

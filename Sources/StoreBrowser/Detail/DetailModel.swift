@@ -169,12 +169,12 @@ package final class DetailModel {
                 throw StoreAccessError("\(field.key) takes \(relationship.destinationEntityName) objects, not \(destination.entity.name)")
             }
             if relationship.isToMany {
-                var members = (object.value(forKey: field.key) as? Set<NSManagedObject>)
-                    ?? Set((object.value(forKey: field.key) as? [NSManagedObject]) ?? [])
+                var members = (object.propertyValue(forKey: field.key) as? Set<NSManagedObject>)
+                    ?? Set((object.propertyValue(forKey: field.key) as? [NSManagedObject]) ?? [])
                 let adding = !members.contains(destination)
                 if adding { members.insert(destination) } else { members.remove(destination) }
                 let ordered = relationship.isOrdered
-                let current = object.value(forKey: field.key) as? [NSManagedObject] ?? []
+                let current = object.propertyValue(forKey: field.key) as? [NSManagedObject] ?? []
                 record("\(adding ? "Add to" : "Remove from") \(field.key)") {
                     if ordered {
                         object.setValue(adding ? current + [destination] : current.filter { $0 != destination }, forKey: field.key)
@@ -261,7 +261,7 @@ package final class DetailModel {
             switch property {
             case let attribute as NSAttributeDescription:
                 field = DetailField(key: key, kind: .attribute(attribute.attributeType),
-                                    value: DetailValueText.text(object.value(forKey: key), type: attribute.attributeType))
+                                    value: DetailValueText.text(object.propertyValue(forKey: key), type: attribute.attributeType))
                 if changed[key] != nil {
                     field.committedValue = DetailValueText.text(committed[key].flatMap { $0 is NSNull ? nil : $0 },
                                                                 type: attribute.attributeType)

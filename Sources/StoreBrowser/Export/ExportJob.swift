@@ -81,7 +81,7 @@ final class ExportJob {
             for column in columns {
                 switch column.kind {
                 case .entity, .keyPath: dictionary[column.key] = table.text(of: column, for: object)
-                case .attribute: dictionary[column.key] = ValueFormatting.json(object.value(forKey: column.key))
+                case .attribute: dictionary[column.key] = ValueFormatting.json(object.propertyValue(forKey: column.key))
                 case .toOne:
                     // The URI identifies the object; its label beside it names it for people (issue 21).
                     dictionary[column.key] = object.objectIDForToOne(column.key)?.uriRepresentation().absoluteString ?? NSNull()

@@ -124,7 +124,7 @@ package final class TableModel {
     package func text(of column: TableColumn, for object: NSManagedObject) -> String {
         switch column.kind {
         case .attribute:
-            return ValueFormatting.text(object.value(forKey: column.key))
+            return ValueFormatting.text(object.propertyValue(forKey: column.key))
         case .toOne:
             guard let id = object.objectIDForToOne(column.key) else { return "" }
             if let label = labelCache[id] { return label }

@@ -89,7 +89,7 @@ struct SetCommand: ParsableCommand {
                     try ValueParsing.apply(assignments, to: object, session: session)
                     let changes = assignments.map { assignment in
                         "\(assignment.key): \(ValueFormatting.text(before[assignment.key].flatMap { $0 is NSNull ? nil : $0 })) → "
-                            + ValueFormatting.text(object.value(forKey: assignment.key))
+                            + ValueFormatting.text(object.propertyValue(forKey: assignment.key))
                     }
                     report.append("\(object.objectID.uriRepresentation().absoluteString)  " + changes.joined(separator: ", "))
                 }

@@ -7,7 +7,8 @@ import KeyValueCoding
 /// names the object, the key path and what is wrong.
 enum KeyPathValues {
     static func value(of object: NSManagedObject, forKeyPath keyPath: String) throws -> Any? {
-        let value = KeyValueLookup.value(of: object, forKeyPath: keyPath)
+        // Printed by Swift type, so Apple's NSNumbers from `value(forKey:)` go back to the type they hold.
+        let value = UnbridgedValue.of(KeyValueLookup.value(of: object, forKeyPath: keyPath))
         // Walks the path again over the objects it passed (their values are loaded now, so this reads memory),
         // looking for one whose fault or relationship could not be fulfilled.
         var level: [NSManagedObject] = [object]

@@ -63,6 +63,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         } catch {
             throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
         }
+        try applyPragmas()
         identifier = file.metadata.uuid
         metadata = file.metadata.dictionary.mapValues(\.foundationValue)
         metadata[StoreMetadata.Key.storeUUID] = file.metadata.uuid

@@ -1,0 +1,17 @@
+// Apple's parameterless initialisers, for models built in code as Apple's documentation shows: create, then set
+// `name`, `attributeType`, `destinationEntity`, `properties`, … .
+
+extension NSEntityDescription {
+    /// An entity with no name and no properties yet.
+    public convenience init() { self.init(name: "") }
+}
+
+extension NSAttributeDescription {
+    /// An attribute with no name and an undefined type yet.
+    public convenience init() { self.init(name: "", type: .undefinedAttributeType) }
+}
+
+extension NSRelationshipDescription {
+    /// A relationship with no name and no destination yet.
+    public convenience init() { self.init(name: "", destinationEntityName: "") }
+}
