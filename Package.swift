@@ -29,8 +29,9 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CReadline", pkgConfig: "readline", providers: [.apt(["libreadline-dev"])]),
-        // The one Swift runtime entry point the object registry needs (`swift_tryRetain`), behind a C shim.
-        .systemLibrary(name: "CSwiftRuntime"),
+        // The one Swift runtime entry point the object registry needs (`swift_tryRetain`), behind a C shim that
+        // lives in the storage room (CoreDataObjectGraph/Storage), the one folder of unsafe code.
+        .systemLibrary(name: "CSwiftRuntime", path: "Sources/CoreDataObjectGraph/Storage/CSwiftRuntime"),
 
         // MARK: Building blocks with no Core Data meaning (swift-collections: one module per capability).
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"], swiftSettings: strictSettings),
@@ -61,6 +62,7 @@ let package = Package(
             name: "CoreDataObjectGraph",
             dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "Predicates", "KeyValueCoding", "PropertyListCoding",
                            "UndoManagement", "CSwiftRuntime", "AtomicStoreFormats"],
+            exclude: ["Storage/CSwiftRuntime"],
             swiftSettings: strictSettings),
 
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).

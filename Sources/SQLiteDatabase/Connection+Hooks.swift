@@ -45,10 +45,10 @@ extension Connection {
     public func trace(options: TraceOptions = .statements, _ handler: ((TraceEvent) -> Void)?) {
         guard let handler, !options.isEmpty else {
             sqlite3_trace_v2(handle, 0, nil, nil)
-            traceBox = nil
+            traceContext = nil
             return
         }
-        let box = TraceBox(handler: handler)
+        let context = ConnectionOwnedContext(TraceBox(handler: handler))
         sqlite3_trace_v2(
             handle, options.rawValue,
             { kind, context, statementPointer, detail in
@@ -73,10 +73,10 @@ extension Connection {
                 }
                 return 0
             },
-            CallbackContext.borrowed(box))
-        // The connection owns the box; SQLite only borrows it. The previous box is released only now that SQLite
+            context.pointer)
+        // The connection owns the context; SQLite only borrows it. The previous one is released only now that SQLite
         // no longer points to it.
-        traceBox = box
+        traceContext = context
     }
 
     /// Installs a handler that SQLite calls about every `instructionCount` virtual-machine instructions of a
@@ -88,10 +88,10 @@ extension Connection {
     public func setProgressHandler(every instructionCount: Int = 1000, _ shouldContinue: (() -> Bool)?) {
         guard let shouldContinue else {
             sqlite3_progress_handler(handle, 0, nil, nil)
-            progressBox = nil
+            progressContext = nil
             return
         }
-        let box = ProgressBox(shouldContinue: shouldContinue)
+        let context = ConnectionOwnedContext(ProgressBox(shouldContinue: shouldContinue))
         sqlite3_progress_handler(
             handle, Int32(clamping: max(1, instructionCount)),
             { context in
@@ -99,7 +99,7 @@ extension Connection {
                 let box = CallbackContext.object(at: context, as: ProgressBox.self)
                 return box.shouldContinue() ? 0 : 1
             },
-            CallbackContext.borrowed(box))
-        progressBox = box
+            context.pointer)
+        progressContext = context
     }
 }

@@ -57,9 +57,10 @@ public final class Connection {
     /// keep the connection alive.
     var dataVersionStatement: OpaquePointer?
 
-    /// Handlers installed with ``trace(options:_:)`` and ``setProgressHandler(every:_:)``, kept alive while installed.
-    var traceBox: TraceBox?
-    var progressBox: ProgressBox?
+    /// The callback contexts of the handlers installed with ``trace(options:_:)`` and
+    /// ``setProgressHandler(every:_:)``, kept alive while installed.
+    var traceContext: ConnectionOwnedContext<TraceBox>?
+    var progressContext: ConnectionOwnedContext<ProgressBox>?
 
     /// Numbers automatic savepoint names, so that nested savepoints never collide.
     var savepointCounter = 0

@@ -87,10 +87,15 @@ struct ManifestError: Error, CustomStringConvertible {
 /// The Swift files under a directory of the package, with their text.
 enum SourceFiles {
     static func swiftFiles(under relativePath: String) -> [(path: String, text: String)] {
+        files(under: relativePath, extensions: ["swift"])
+    }
+
+    /// The files under a directory of the package whose extension is one of `extensions`, with their text.
+    static func files(under relativePath: String, extensions: Set<String>) -> [(path: String, text: String)] {
         let directory = PackageManifest.root.appendingPathComponent(relativePath)
         guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
         var files: [(path: String, text: String)] = []
-        for case let url as URL in enumerator where url.pathExtension == "swift" {
+        for case let url as URL in enumerator where extensions.contains(url.pathExtension) {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
             files.append((String(url.path.dropFirst(PackageManifest.root.path.count + 1)), text))
         }

@@ -1,6 +1,6 @@
-// The storage room: every identity and memory trick of the object graph lives in this folder, and nothing outside
-// it spells `Unmanaged`, `swift_tryRetain`, `_withUnsafeGuaranteedRef` or raw object addresses. Each trick is behind
-// a small type whose safe interface the rest of the module uses; their invariants are stated here, once, and checked
+// The storage room (Sources/UnsafeRoom/README.md): every identity and memory trick of the object graph lives in
+// this folder, compiled into CoreDataObjectGraph, and nothing outside the room spells `Unmanaged`,
+// `swift_tryRetain`, `_withUnsafeGuaranteedRef` or raw object addresses. Each trick is behind a small type whose safe interface the rest of the module uses; their invariants are stated here, once, and checked
 // by `checkInvariants()` in debug builds (`Storage+Invariants.swift`, called from the tests).
 //
 // 1. Registry entries (`ObjectRegistry`, `RegistryBlocks`, `RegistryTable`). A context's registry files each of its
@@ -27,5 +27,5 @@
 //    context's queue, and no access to it spans a call that could reach it again, so the runtime's dynamic
 //    exclusivity checks are skipped for it. Swift takes the attribute only on a stored property's own declaration,
 //    so `NSManagedObject` and `NSManagedObjectContext` are declared in this folder (stored state, initialisers and
-//    the members subclasses override) and extended elsewhere. Removing it costs 9-15% of the object fetches and
-//    saves (docs/BENCHMARKS.md, "Storage room"); a save's own counters (`SaveWriter`) did not earn it and run checked.
+//    the members subclasses override) and extended elsewhere. It earns its place by the object-fetch and save
+//    benchmarks (docs/BENCHMARKS.md, "Storage room"); a save's own counters (`SaveWriter`) did not, and run checked.
