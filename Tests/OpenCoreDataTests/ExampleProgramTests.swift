@@ -6,8 +6,11 @@ import Testing
 /// context edit, undo, and a validation error read through `NSError`.
 struct ExampleProgramTests {
     @Test func theNotesExampleRunsAsOnApplesPlatforms() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = root.appendingPathComponent(".build/debug/core-data-example")
+        // Beside the coredata binary under test (a sanitized build's scratch folder), else the debug build.
+        let folder = ProcessInfo.processInfo.environment["COREDATA_BIN"].map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug")
+        let binary = folder.appendingPathComponent("core-data-example")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first (swift build)")
         let process = Process()
         process.executableURL = binary

@@ -39,6 +39,11 @@ final class BrowserPane {
             // No history file: the shell would write one into the directory as the test removes it.
             "HISTFILE": "",
         ]
+        // `env -i` clears everything else: a sanitized build's options (leak checking off, suppressions, as the
+        // Makefile sets them) must reach the browser too.
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"] {
+            if let value = ProcessInfo.processInfo.environment[name] { variables[name] = value }
+        }
         variables.merge(environment) { _, new in new }
         let assignments = variables.keys.sorted().map { "\($0)=" + Self.quote(variables[$0]!) }.joined(separator: " ")
         tmux = try TmuxSession(command: "env -i \(assignments) bash --norc --noprofile -i", columns: columns, rows: rows)
@@ -142,7 +147,10 @@ final class BrowserPane {
         try tmux.sendLine("echo EXIT=$?")
         let lines = try tmux.waitUntil("the exit status") { $0.contains { $0.hasPrefix("EXIT=") } }
         let line = lines.first { $0.hasPrefix("EXIT=") } ?? ""
-        return Int(line.dropFirst(5)) ?? -1
+        let status = Int(line.dropFirst(5)) ?? -1
+        // What the program printed on its way out (a sanitizer's report, an error) explains a failing status.
+        if status != 0 { print("the pane after a non-zero exit:\n" + lines.joined(separator: "\n")) }
+        return status
     }
 
     /// The modes a shell needs back: canonical input, echo, signals, CR translation, output processing; the normal
