@@ -29,6 +29,8 @@ extension NSManagedObject {
         for (index, property) in slots.properties.enumerated() where keys?.contains(property.name) ?? true {
             guard index < committed.count else { continue }
             switch committed[index] {
+            case .attribute(.data(let data)) where isTransformable(slot: index):
+                result[property.name] = transformableValue(data, atSlot: index) ?? NSNull()
             case .attribute(let value): result[property.name] = value.objectValue
             case .toOne(let id): result[property.name] = managedObjectContext?.object(with: id)
             case .null, .externalData: result[property.name] = NSNull()
@@ -43,9 +45,19 @@ extension NSManagedObject {
     /// a to-many relationship to a `Set<NSManagedObject>` or an array. Inverse relationships follow.
     /// A value of the wrong type traps, as Apple's KVC raises.
     public func setValue(_ value: Any?, forKey key: String) {
+        setPropertyValue(value, forKey: key, transforming: true)
+    }
+
+    /// `setValue(_:forKey:)`, with a transformable attribute's value taken as the stored bytes themselves unless
+    /// `transforming` (the store tools edit and copy the bytes a store holds).
+    package func setPropertyValue(_ value: Any?, forKey key: String, transforming: Bool = false) {
         // Persistent attributes, the common case, resolve with one lookup.
         if let slot = slots.index(of: key), slots.storedAttributes[slot] != nil {
             let type = slots.storedAttributeTypes[slot]
+            if type == .transformableAttributeType, transforming {
+                setStoredValue(storedTransformableValue(value, atSlot: slot), atSlot: slot)
+                return
+            }
             // The description is reached only for a value that needs the general conversion (or is refused).
             setStoredValue(StoredValue.exactAssignment(value, ofType: type)
                            ?? Self.storedValue(assigning: value, to: slots.storedAttributes[slot]!, ofType: type, of: entity),

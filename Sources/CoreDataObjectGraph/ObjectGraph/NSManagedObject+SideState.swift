@@ -1,3 +1,5 @@
+import Foundation
+
 extension NSManagedObject {
     /// The part of an object's state that most objects never need, in its own allocation so the object itself stays
     /// small: a large fetch is bound by the memory it touches, and four empty dictionaries and an error existential
@@ -14,12 +16,16 @@ extension NSManagedObject {
         var prefetchedDestinations: [String: [NSManagedObject]] = [:]
         /// Why the last fault could not be fulfilled (the row is gone, an external file is missing); nil when it was.
         var faultingError: (any Error)?
+        /// Transformable attributes' values, by slot, with the stored bytes they were read from or transformed into
+        /// (a value is reused only while its slot holds the same bytes).
+        var transformedValues: [Int: (data: Data, value: Any?)] = [:]
 
         /// Forgets what turning into a fault releases: relationships, transient values, prefetched destinations.
         func releaseLoadedState() {
             toMany.removeAll()
             transientValues.removeAll()
             prefetchedDestinations.removeAll()
+            transformedValues.removeAll()
         }
     }
 
@@ -41,6 +47,12 @@ extension NSManagedObject {
     final var transientValues: [String: Any] {
         get { sideState?.transientValues ?? [:] }
         _modify { yield &ensuredSideState.transientValues }
+    }
+
+    /// Transformable attributes' values, by slot, with the bytes they stand for.
+    final var transformedValues: [Int: (data: Data, value: Any?)] {
+        get { sideState?.transformedValues ?? [:] }
+        _modify { yield &ensuredSideState.transformedValues }
     }
 
     /// Destinations prefetched through this object's relationships, by relationship name.

@@ -22,8 +22,17 @@ extension NSManagedObject {
         if let index = slots.index(of: key) {
             if storedValues == nil { fireFault() }
             guard index < storedValues?.count ?? 0 else { return nil }
-            if case .attribute(let value)? = storedValues?[index] { return bridged ? value.objectValue : value.anyValue }
+            if case .attribute(let value)? = storedValues?[index] {
+                guard bridged else { return value.anyValue }
+                // Transformable attributes hold the transformer's bytes; Apple's API gives the value they stand for.
+                if case .data(let data) = value, isTransformable(slot: index) { return transformableValue(data, atSlot: index) }
+                return value.objectValue
+            }
             if case .toOne(let id)? = storedValues?[index] { return destination(id, ofToOneAt: index) }
+            if bridged, case .externalData? = storedValues?[index], isTransformable(slot: index),
+               let data = (storedValues?[index]).flatMap({ resolve($0, bridged: false) }) as? Data {
+                return transformableValue(data, atSlot: index)
+            }
             return (storedValues?[index]).flatMap { resolve($0, bridged: bridged) }
         }
         guard let property = entity.propertiesByName[key] else {
@@ -92,7 +101,14 @@ extension NSManagedObject {
     /// ```
     @inlinable
     public final func value<Value>(forKey key: String, as type: Value.Type) -> Value? {
-        if let attribute = attributeValue(forKey: key) { return attribute.value(as: Value.self) }
+        if let attribute = attributeValue(forKey: key) {
+            // Only bytes can be a transformable attribute's: other values skip the check.
+            if case .data = attribute, let transformed = transformedAttributeValue(forKey: key) {
+                guard let value = transformed else { return nil }
+                return value as? Value ?? ManagedValueConversion.exactNumber(value, as: Value.self)
+            }
+            return attribute.value(as: Value.self)
+        }
         // Unwrapped first: `nil as? Any` would succeed, and hand back a nil wrapped in `Any`.
         guard let untyped = value(forKey: key) else { return nil }
         // Transient integers are kept as `Int64`, as stored ones are: read as the declared integer type when they fit.
