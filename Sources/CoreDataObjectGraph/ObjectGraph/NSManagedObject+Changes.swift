@@ -21,6 +21,27 @@ extension NSManagedObject {
         return result
     }
 
+    /// The persistent properties changed since the last objects-did-change notification (posted by
+    /// `processPendingChanges()`, which saves, undo and redo call), with their new values; empty once that notification
+    /// has announced every change.
+    public func changedValuesForCurrentEvent() -> [String: Any] {
+        let unposted = trackingMarks & TrackedObjects.Membership.unposted.rawValue != 0
+        // During the notification, an announced object's event is the one being announced.
+        let announced = !unposted && managedObjectContext?.announcedObjects?.contains(self) == true
+        guard unposted || announced, let current = storedValues else { return [:] }
+        var result: [String: Any] = [:]
+        if let start = sideState?.eventStartValues ?? changes.committedStoredValues {
+            for slot in 0..<min(start.count, current.count) where start[slot] != current[slot] {
+                let name = slots.properties[slot].name
+                result[name] = value(forKey: name) ?? NSNull()
+            }
+        }
+        if sideState?.eventStartValues == nil {
+            for name in changes.committedToMany.keys { result[name] = value(forKey: name) ?? NSNull() }
+        }
+        return result
+    }
+
     /// The values of `keys` (all stored properties when nil) as last fetched or saved, before unsaved changes.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         if storedValues == nil { fireFault() }
@@ -118,7 +139,14 @@ extension NSManagedObject {
         if storedValues![slot] == value { return }
         // The committed values share the buffer until this first write copies it, once per save cycle; later sets
         // write in place.
-        if changes.committedStoredValues == nil { changes.committedStoredValues = storedValues }
+        if changes.committedStoredValues == nil {
+            changes.committedStoredValues = storedValues
+            // The committed values are this event's starting point too (see `changedValuesForCurrentEvent()`).
+            if sideState != nil { sideState!.eventStartValues = nil }
+        } else if trackingMarks & TrackedObjects.Membership.unposted.rawValue == 0 {
+            // The first change since an objects-did-change notification announced earlier ones.
+            eventStartValues = storedValues
+        }
         let context = managedObjectContext
         if let context, context.undoManager != nil {
             let previous = storedValues![slot]

@@ -19,6 +19,9 @@ extension NSManagedObject {
         /// Transformable attributes' values, by slot, with the stored bytes they were read from or transformed into
         /// (a value is reused only while its slot holds the same bytes).
         var transformedValues: [Int: (data: Data, value: Any?)] = [:]
+        /// The stored values when the current event's first change was made, for an object whose earlier changes an
+        /// objects-did-change notification already announced; nil when the committed values are the starting point.
+        var eventStartValues: [StoredValue]?
 
         /// Forgets what turning into a fault releases: relationships, transient values, prefetched destinations.
         func releaseLoadedState() {
@@ -47,6 +50,12 @@ extension NSManagedObject {
     final var transientValues: [String: Any] {
         get { sideState?.transientValues ?? [:] }
         _modify { yield &ensuredSideState.transientValues }
+    }
+
+    /// The stored values at the current event's first change (see `SideState.eventStartValues`).
+    final var eventStartValues: [StoredValue]? {
+        get { sideState?.eventStartValues }
+        set { ensuredSideState.eventStartValues = newValue }
     }
 
     /// Transformable attributes' values, by slot, with the bytes they stand for.
