@@ -22,6 +22,8 @@ extension NSManagedObject {
         /// The stored values when the current event's first change was made, for an object whose earlier changes an
         /// objects-did-change notification already announced; nil when the committed values are the starting point.
         var eventStartValues: [StoredValue]?
+        /// Fetched properties' results, by name, kept until the object is refreshed or turns into a fault.
+        var fetchedProperties: [String: [NSManagedObject]] = [:]
 
         /// Forgets what turning into a fault releases: relationships, transient values, prefetched destinations.
         func releaseLoadedState() {
@@ -29,6 +31,7 @@ extension NSManagedObject {
             transientValues.removeAll()
             prefetchedDestinations.removeAll()
             transformedValues.removeAll()
+            fetchedProperties.removeAll()
         }
     }
 
@@ -56,6 +59,12 @@ extension NSManagedObject {
     final var eventStartValues: [StoredValue]? {
         get { sideState?.eventStartValues }
         set { ensuredSideState.eventStartValues = newValue }
+    }
+
+    /// Fetched properties' results, by name.
+    final var fetchedProperties: [String: [NSManagedObject]] {
+        get { sideState?.fetchedProperties ?? [:] }
+        _modify { yield &ensuredSideState.fetchedProperties }
     }
 
     /// Transformable attributes' values, by slot, with the bytes they stand for.

@@ -39,6 +39,7 @@ extension NSManagedObject {
             if key.hasPrefix("@") { return nil }
             preconditionFailure("[<\(entity.name)> valueForUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
         }
+        if let fetched = property as? NSFetchedPropertyDescription { return fetchedPropertyValue(fetched) }
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             let objects = toManyObjectIDs(for: relationship).compactMap { managedObjectContext?.object(with: $0) }
             return relationship.isOrdered ? objects as Any : Set(objects) as Any
