@@ -45,9 +45,7 @@ container.loadPersistentStores { description, error in
 }
 
 // A background import, on a private-queue context.
-let importer = container.newBackgroundContext()
-let imported = try importer.performAndWait {
-    let context = importer
+let imported = try await container.performBackgroundTask { context in
     let inbox = Folder(context: context)
     inbox.name = "Inbox"
     for title in ["Buy milk", "Call the plumber today", "Read the Core Data guide"] {
