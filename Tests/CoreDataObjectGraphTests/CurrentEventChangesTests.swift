@@ -38,6 +38,23 @@ struct CurrentEventChangesTests {
         }
     }
 
+    @Test func aLaterEventOfOtherKindsOfChangeDoesNotRepeatEarlierOnes() throws {
+        let stack = try stack()
+        try stack.context.performAndWait {
+            let chefs = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Chef"))
+            let chef = try #require(chefs.first)
+            chef.setValue("One", forKey: "name")
+            stack.context.processPendingChanges()
+            chef.setValue("one@example.com", forKey: "email")
+            stack.context.processPendingChanges()
+            // A change to a to-many relationship only: the attributes changed in earlier events are not in this one.
+            let recipe = NSEntityDescription.insertNewObject(forEntityName: "Recipe", into: stack.context)
+            recipe.setValue("Soup", forKey: "name")
+            chef.mutableSetValue(forKey: "recipes").add(recipe)
+            #expect(chef.changedValuesForCurrentEvent().keys.sorted() == ["recipes"])
+        }
+    }
+
     @Test func anObserverOfObjectsDidChangeSeesEachEventsOwnChanges() throws {
         final class Box: @unchecked Sendable { var seen: [[String]] = [] }
         let stack = try stack()

@@ -36,10 +36,21 @@ extension NSManagedObject {
                 result[name] = value(forKey: name) ?? NSNull()
             }
         }
-        if sideState?.eventStartValues == nil {
-            for name in changes.committedToMany.keys { result[name] = value(forKey: name) ?? NSNull() }
-        }
+        for name in sideState?.eventToManyChanges ?? [] { result[name] = value(forKey: name) ?? NSNull() }
         return result
+    }
+
+    /// Called before a change: at the first change since an objects-did-change notification, remembers where the
+    /// new event starts (the committed values serve while nothing announced has changed since the last save).
+    @inline(__always)
+    final func beginEventIfNeeded() {
+        guard trackingMarks & TrackedObjects.Membership.unposted.rawValue == 0 else { return }
+        if changes.committedStoredValues != nil {
+            eventStartValues = storedValues
+        } else if sideState != nil {
+            sideState!.eventStartValues = nil
+        }
+        if sideState?.eventToManyChanges.isEmpty == false { sideState!.eventToManyChanges.removeAll() }
     }
 
     /// The values of `keys` (all stored properties when nil) as last fetched or saved, before unsaved changes.
@@ -89,6 +100,7 @@ extension NSManagedObject {
             preconditionFailure("[<\(entity.name)> setValue:forUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
         }
         if property.isTransient {
+            beginEventIfNeeded()
             // Kept even when nil (a set nil is not the model's default), and the context learns of the change, so a
             // child's save carries it to its parent as Apple's does.
             transientValues[key] = value as Any
@@ -139,14 +151,8 @@ extension NSManagedObject {
         if storedValues![slot] == value { return }
         // The committed values share the buffer until this first write copies it, once per save cycle; later sets
         // write in place.
-        if changes.committedStoredValues == nil {
-            changes.committedStoredValues = storedValues
-            // The committed values are this event's starting point too (see `changedValuesForCurrentEvent()`).
-            if sideState != nil { sideState!.eventStartValues = nil }
-        } else if trackingMarks & TrackedObjects.Membership.unposted.rawValue == 0 {
-            // The first change since an objects-did-change notification announced earlier ones.
-            eventStartValues = storedValues
-        }
+        beginEventIfNeeded()
+        if changes.committedStoredValues == nil { changes.committedStoredValues = storedValues }
         let context = managedObjectContext
         if let context, context.undoManager != nil {
             let previous = storedValues![slot]

@@ -22,6 +22,8 @@ extension NSManagedObject {
         /// The stored values when the current event's first change was made, for an object whose earlier changes an
         /// objects-did-change notification already announced; nil when the committed values are the starting point.
         var eventStartValues: [StoredValue]?
+        /// The to-many relationships changed since the current event began.
+        var eventToManyChanges: Set<String> = []
         /// Fetched properties' results, by name, kept until the object is refreshed or turns into a fault.
         var fetchedProperties: [String: [NSManagedObject]] = [:]
 
@@ -59,6 +61,12 @@ extension NSManagedObject {
     final var eventStartValues: [StoredValue]? {
         get { sideState?.eventStartValues }
         set { ensuredSideState.eventStartValues = newValue }
+    }
+
+    /// The to-many relationships changed since the current event began.
+    final var eventToManyChanges: Set<String> {
+        get { sideState?.eventToManyChanges ?? [] }
+        _modify { yield &ensuredSideState.eventToManyChanges }
     }
 
     /// Fetched properties' results, by name.
