@@ -60,7 +60,7 @@ print("imported \(imported) notes")
 
 let viewContext = container.viewContext
 let request: NSFetchRequest<Note> = Note.fetchRequest()
-request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
+request.sortDescriptors = [NSSortDescriptor(keyPath: \Note.title, ascending: true)]
 for note in try viewContext.fetch(request) {
     print("\(note.title ?? "") (\(note.words) words, in \(note.folder?.name ?? "no folder"))")
 }

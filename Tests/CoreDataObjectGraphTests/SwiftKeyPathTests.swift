@@ -82,11 +82,14 @@ struct SwiftKeyPathTests {
     }
 
     @Test func keyPathsNameManagedPropertiesOnly() throws {
-        _ = try context()
-        #expect(NSExpression(forKeyPath: \KeyPathNote.title).keyPath == "title")
-        #expect(NSManagedObject.key(for: \KeyPathNote.folder) == "folder")
-        #expect(NSManagedObject.key(for: \KeyPathFolder.notes) == "notes")
-        #expect(NSManagedObject.key(for: \KeyPathNote.shouted) == nil, "a computed property has no key")
-        #expect(NSManagedObject.key(for: \KeyPathNote.folder?.name) == nil, "a chain is not named")
+        // The model must be in use (as for `entity()`): the context keeps its coordinator and model alive.
+        let context = try context()
+        withExtendedLifetime(context) {
+            #expect(NSExpression(forKeyPath: \KeyPathNote.title).keyPath == "title")
+            #expect(NSManagedObject.key(for: \KeyPathNote.folder) == "folder")
+            #expect(NSManagedObject.key(for: \KeyPathFolder.notes) == "notes")
+            #expect(NSManagedObject.key(for: \KeyPathNote.shouted) == nil, "a computed property has no key")
+            #expect(NSManagedObject.key(for: \KeyPathNote.folder?.name) == nil, "a chain is not named")
+        }
     }
 }
