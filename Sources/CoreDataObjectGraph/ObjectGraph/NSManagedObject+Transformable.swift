@@ -97,13 +97,4 @@ extension NSManagedObject {
     final func isTransformable(slot: Int) -> Bool {
         slots.storedAttributeTypes[slot] == .transformableAttributeType
     }
-
-    /// The transformed value of a transformable attribute for the typed reads (`value(forKey:as:)`); nil when `key`
-    /// is not a transformable attribute (the stored bytes are then the value).
-    @usableFromInline
-    final func transformedAttributeValue(forKey key: String) -> Any?? {
-        guard let slot = slots.index(of: key), isTransformable(slot: slot),
-              case .attribute(.data(let data))? = storedValue(at: slot) else { return nil }
-        return .some(transformableValue(data, atSlot: slot))
-    }
 }

@@ -91,6 +91,17 @@ extension NSManagedObject {
         return value
     }
 
+    /// `attributeValue(forKey:)` for the typed reads: nil for a transformable attribute, whose stored bytes are not its
+    /// value (`value(forKey:as:)` then reads it transformed through `value(forKey:)`).
+    @usableFromInline
+    final func typedAttributeValue(forKey key: String) -> AttributeValue? {
+        guard let index = slots.index(of: key) else { return nil }
+        if storedValues == nil { fireFault() }
+        guard index < storedValues?.count ?? 0, case .attribute(let value)? = storedValues?[index] else { return nil }
+        if case .data = value, isTransformable(slot: index) { return nil }
+        return value
+    }
+
     /// The value of the attribute `key` as a `Value`, without boxing it into `Any` (what `@Managed` reads through;
     /// like Apple's generated accessors, it does not consult an override of `value(forKey:)` for attributes). Nil when
     /// the attribute is nil or holds another type; integers also read as `Int`, `Int32` and `Int16` when they fit.
@@ -102,14 +113,8 @@ extension NSManagedObject {
     /// ```
     @inlinable
     public final func value<Value>(forKey key: String, as type: Value.Type) -> Value? {
-        if let attribute = attributeValue(forKey: key) {
-            // Only bytes can be a transformable attribute's: other values skip the check.
-            if case .data = attribute, let transformed = transformedAttributeValue(forKey: key) {
-                guard let value = transformed else { return nil }
-                return value as? Value ?? ManagedValueConversion.exactNumber(value, as: Value.self)
-            }
-            return attribute.value(as: Value.self)
-        }
+        // A transformable attribute's value is read transformed, through `value(forKey:)` (kept out of this inlined body).
+        if let attribute = typedAttributeValue(forKey: key) { return attribute.value(as: Value.self) }
         // Unwrapped first: `nil as? Any` would succeed, and hand back a nil wrapped in `Any`.
         guard let untyped = value(forKey: key) else { return nil }
         // Transient integers are kept as `Int64`, as stored ones are: read as the declared integer type when they fit.
