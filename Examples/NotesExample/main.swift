@@ -45,9 +45,7 @@ container.loadPersistentStores { description, error in
 }
 
 // A background import, on a private-queue context.
-let importer = container.newBackgroundContext()
-let imported = try importer.performAndWait {
-    let context = importer
+let imported = try await container.performBackgroundTask { context in
     let inbox = Folder(context: context)
     inbox.name = "Inbox"
     for title in ["Buy milk", "Call the plumber today", "Read the Core Data guide"] {
@@ -62,7 +60,7 @@ print("imported \(imported) notes")
 
 let viewContext = container.viewContext
 let request: NSFetchRequest<Note> = Note.fetchRequest()
-request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
+request.sortDescriptors = [NSSortDescriptor(keyPath: \Note.title, ascending: true)]
 for note in try viewContext.fetch(request) {
     print("\(note.title ?? "") (\(note.words) words, in \(note.folder?.name ?? "no folder"))")
 }

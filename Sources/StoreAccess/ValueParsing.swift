@@ -120,7 +120,7 @@ package enum ValueParsing {
             switch property {
             case let attribute as NSAttributeDescription:
                 if attribute.isReadOnly { throw StoreAccessError("\(object.entity.name).\(attribute.name) is derived and cannot be set") }
-                object.setValue(try value(assignment.text, for: attribute, entity: object.entity.name), forKey: attribute.name)
+                object.setPropertyValue(try value(assignment.text, for: attribute, entity: object.entity.name), forKey: attribute.name)
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
                 object.setValue(try self.object(assignment.text, for: relationship, in: session), forKey: relationship.name)
             case let relationship as NSRelationshipDescription where relationship.inverseRelationship?.isToMany == false:

@@ -15,3 +15,8 @@ extension NSRelationshipDescription {
     /// A relationship with no name and no destination yet.
     public convenience init() { self.init(name: "", destinationEntityName: "") }
 }
+
+extension NSFetchedPropertyDescription {
+    /// A fetched property with no name and no fetch request yet.
+    public convenience init() { self.init(name: "") }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 
 /// A relationship from one entity to another: cardinality, inverse, ordering and delete rule.
 open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
@@ -48,6 +49,8 @@ open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Senda
     public var fetchEntityName: String?
     /// The fetch request's predicate, as written in the model.
     public var predicateFormat: String?
+    /// The fetch request's sort descriptors (compiled models keep them; Xcode's XML does not).
+    public var sortDescriptors: [Predicates.NSSortDescriptor] = []
 
     public override init(name: String) {
         super.init(name: name)

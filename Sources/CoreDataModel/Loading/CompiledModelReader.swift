@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 import PropertyListCoding
 
 /// Reads compiled models: a `.mom` (an NSKeyedArchiver archive whose root is an `NSManagedObjectModel`), a
@@ -180,6 +181,7 @@ private struct ModelArchiveDecoder {
             if let request = try archived.object(forKey: "NSFetchRequest") {
                 fetched.fetchEntityName = try fetchRequestEntityName(request)
                 fetched.predicateFormat = try request.object(forKey: "NSPredicate").map(ArchivedPredicateDecoding.predicateFormat)
+                fetched.sortDescriptors = try sortDescriptors(of: request)
             }
             property = fetched
         } else if archived.isKind(of: "NSAttributeDescription") {
@@ -333,6 +335,19 @@ private struct ModelArchiveDecoder {
             result[key] = (try? string(value, role: "user info value")) ?? value.typeName
         }
         return result
+    }
+
+    /// A fetch request's `NSSortDescriptors` (key, ascending, selector); a selector no sort supports is an error.
+    private func sortDescriptors(of request: ArchivedObject) throws -> [Predicates.NSSortDescriptor] {
+        guard let array = try request.object(forKey: "NSSortDescriptors") else { return [] }
+        return try array.elementObjects().map { descriptor in
+            let selector = try descriptor.string(forKey: "NSSelector") ?? SortComparison.compare.rawValue
+            guard let comparison = SortComparison(rawValue: selector) else {
+                throw ModelError(file: file, reason: "a fetch request sorts with \(selector), which is not a sort selector Core Data supports")
+            }
+            return Predicates.NSSortDescriptor(key: try descriptor.string(forKey: "NSKey"), ascending: try descriptor.bool(forKey: "NSAscending") ?? true,
+                                    comparison: comparison)
+        }
     }
 
     private func fetchRequestEntityName(_ request: ArchivedObject) throws -> String? {

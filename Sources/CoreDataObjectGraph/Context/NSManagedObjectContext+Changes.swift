@@ -127,6 +127,10 @@ extension NSManagedObjectContext {
             }
         }
         unpostedChanges.removeAll()
+        // Observers read each object's changes for this event (`changedValuesForCurrentEvent()`) while it is posted.
+        let outer = announcedObjects
+        announcedObjects = AnnouncedObjects([inserted, updated, deleted])
+        defer { announcedObjects = outer }
         postObjectsDidChange(inserted: inserted, updated: updated, deleted: deleted)
     }
 
@@ -163,4 +167,13 @@ extension NSManagedObject {
         storedValues = slots.defaultValues
         if let context { context.insert(self) }
     }
+}
+
+/// The objects an objects-did-change notification announces; the set to look them up in is built only if an observer
+/// asks (`changedValuesForCurrentEvent()`).
+final class AnnouncedObjects {
+    private let groups: [[NSManagedObject]]
+    private lazy var identifiers = Set(groups.joined().map(ObjectIdentifier.init))
+    init(_ groups: [[NSManagedObject]]) { self.groups = groups }
+    func contains(_ object: NSManagedObject) -> Bool { identifiers.contains(ObjectIdentifier(object)) }
 }

@@ -94,6 +94,8 @@ extension NSManagedObjectContext {
     /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values
     /// from the store when `mergeChanges` is true: then its unsaved changes are re-applied over the fresh values.
     public func refresh(_ object: NSManagedObject, mergeChanges: Bool) {
+        // Fetched properties fetch again on their next use.
+        if object.sideState?.fetchedProperties.isEmpty == false { object.sideState?.fetchedProperties.removeAll() }
         if mergeChanges && object.hasChanges {
             // Apple's merge: the store's current values and version, with this context's unsaved changes re-applied
             // over them (an inserted object has nothing in the store to refresh from).

@@ -14,6 +14,11 @@ extension NSManagedObjectContext {
     /// Runs `block` on the context's queue and waits for it; runs it at once when already on that queue.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try block() }
+        // A thread that holds the main queue and waits here for another queue still holds it: code on that queue
+        // (a child's save reaching its main-queue parent) must run in place, not wait for the main queue.
+        if !MainQueueHold.isHeld, Self.isOnMainQueue {
+            return try MainQueueHold.$isHeld.withValue(true) { try queue.sync(execute: block) }
+        }
         return try queue.sync(execute: block)
     }
 
@@ -26,7 +31,27 @@ extension NSManagedObjectContext {
     }
 
     var isOnQueue: Bool {
-        if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread { return true }
+        if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread || MainQueueHold.isHeld { return true }
         return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
     }
+
+    /// Whether the current code runs on the main queue: on the main thread, or on the dispatch thread that drains the
+    /// main queue after a top-level `await` (Swift on Linux then parks the main thread in `dispatchMain()`, so main-actor
+    /// code runs elsewhere and `Thread.isMainThread` is false).
+    static var isOnMainQueue: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueHold.mainQueueKey) != nil
+    }
+}
+
+/// Whether the current thread holds the main queue while it waits in `performAndWait` for another context's queue (a
+/// task-local value, which synchronous code on the same thread sees, inside and outside tasks).
+enum MainQueueHold {
+    @TaskLocal static var isHeld = false
+
+    /// A key only the main queue carries.
+    static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
 }

@@ -113,7 +113,12 @@ extension NSManagedObject {
         if let attribute = property as? NSAttributeDescription {
             let stored: StoredValue
             do {
-                stored = try StoredValue(assigning: value, to: attribute)
+                if attribute.attributeType == .transformableAttributeType, let value, !(value is NSNull) {
+                    // Any value its transformer takes; what the model constrains of it is its presence.
+                    stored = .attribute(.data(value as? Data ?? Data()))
+                } else {
+                    stored = try StoredValue(assigning: value, to: attribute)
+                }
             } catch {
                 var failure = validationError(.managedObjectValidation, key, "\(error)")
                 failure.validationValue = value

@@ -28,7 +28,7 @@ struct StoreCopier {
             copies.reserveCapacity(records.count)
             for record in records {
                 let copy = NSEntityDescription.insertNewObject(forEntityName: record.entity.name, into: writer)
-                for (name, value) in record.attributes { copy.setValue(value, forKey: name) }
+                for (name, value) in record.attributes { copy.setPropertyValue(value, forKey: name) }
                 copies[record.id] = copy
             }
             for record in records {

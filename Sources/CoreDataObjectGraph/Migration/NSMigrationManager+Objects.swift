@@ -254,7 +254,7 @@ extension NSManagedObject {
         guard let property = entity.propertiesByName[key] else {
             throw CoreDataError(.migration, "\(entity.name) has no property \(key)")
         }
-        if let attribute = property as? NSAttributeDescription, !attribute.isTransient {
+        if let attribute = property as? NSAttributeDescription, !attribute.isTransient, attribute.attributeType != .transformableAttributeType {
             do {
                 _ = try StoredValue(assigning: value, to: attribute)
             } catch {

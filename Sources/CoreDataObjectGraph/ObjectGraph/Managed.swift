@@ -32,6 +32,8 @@ public struct Managed<Value> {
     ) -> Value {
         get {
             let key = object[keyPath: storageKeyPath].key
+            // Naming a Swift key path (`\Person.name`) reads it on a probe object, which this tells the key.
+            if _slowPath(ManagedKeyPathProbe.isActive) { ManagedKeyPathProbe.record(wrappedKeyPath, key: key) }
             // An attribute of the declared type reads without a trip through `Any` (see `value(forKey:as:)`); nils,
             // relationships and conversions take the general path.
             if let typed = object.value(forKey: key, as: Value.self) { return typed }

@@ -21,6 +21,38 @@ extension NSManagedObject {
         return result
     }
 
+    /// The persistent properties changed since the last objects-did-change notification (posted by
+    /// `processPendingChanges()`, which saves, undo and redo call), with their new values; empty once that notification
+    /// has announced every change.
+    public func changedValuesForCurrentEvent() -> [String: Any] {
+        let unposted = trackingMarks & TrackedObjects.Membership.unposted.rawValue != 0
+        // During the notification, an announced object's event is the one being announced.
+        let announced = !unposted && managedObjectContext?.announcedObjects?.contains(self) == true
+        guard unposted || announced, let current = storedValues else { return [:] }
+        var result: [String: Any] = [:]
+        if let start = sideState?.eventStartValues ?? changes.committedStoredValues {
+            for slot in 0..<min(start.count, current.count) where start[slot] != current[slot] {
+                let name = slots.properties[slot].name
+                result[name] = value(forKey: name) ?? NSNull()
+            }
+        }
+        for name in sideState?.eventToManyChanges ?? [] { result[name] = value(forKey: name) ?? NSNull() }
+        return result
+    }
+
+    /// Called before a change: at the first change since an objects-did-change notification, remembers where the
+    /// new event starts (the committed values serve while nothing announced has changed since the last save).
+    @inline(__always)
+    final func beginEventIfNeeded() {
+        guard trackingMarks & TrackedObjects.Membership.unposted.rawValue == 0 else { return }
+        if changes.committedStoredValues != nil {
+            eventStartValues = storedValues
+        } else if sideState != nil {
+            sideState!.eventStartValues = nil
+        }
+        if sideState?.eventToManyChanges.isEmpty == false { sideState!.eventToManyChanges.removeAll() }
+    }
+
     /// The values of `keys` (all stored properties when nil) as last fetched or saved, before unsaved changes.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         if storedValues == nil { fireFault() }
@@ -29,6 +61,8 @@ extension NSManagedObject {
         for (index, property) in slots.properties.enumerated() where keys?.contains(property.name) ?? true {
             guard index < committed.count else { continue }
             switch committed[index] {
+            case .attribute(.data(let data)) where isTransformable(slot: index):
+                result[property.name] = transformableValue(data, atSlot: index) ?? NSNull()
             case .attribute(let value): result[property.name] = value.objectValue
             case .toOne(let id): result[property.name] = managedObjectContext?.object(with: id)
             case .null, .externalData: result[property.name] = NSNull()
@@ -43,9 +77,19 @@ extension NSManagedObject {
     /// a to-many relationship to a `Set<NSManagedObject>` or an array. Inverse relationships follow.
     /// A value of the wrong type traps, as Apple's KVC raises.
     public func setValue(_ value: Any?, forKey key: String) {
+        setPropertyValue(value, forKey: key, transforming: true)
+    }
+
+    /// `setValue(_:forKey:)`, with a transformable attribute's value taken as the stored bytes themselves unless
+    /// `transforming` (the store tools edit and copy the bytes a store holds).
+    package func setPropertyValue(_ value: Any?, forKey key: String, transforming: Bool = false) {
         // Persistent attributes, the common case, resolve with one lookup.
         if let slot = slots.index(of: key), slots.storedAttributes[slot] != nil {
             let type = slots.storedAttributeTypes[slot]
+            if type == .transformableAttributeType, transforming {
+                setStoredValue(storedTransformableValue(value, atSlot: slot), atSlot: slot)
+                return
+            }
             // The description is reached only for a value that needs the general conversion (or is refused).
             setStoredValue(StoredValue.exactAssignment(value, ofType: type)
                            ?? Self.storedValue(assigning: value, to: slots.storedAttributes[slot]!, ofType: type, of: entity),
@@ -56,6 +100,7 @@ extension NSManagedObject {
             preconditionFailure("[<\(entity.name)> setValue:forUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
         }
         if property.isTransient {
+            beginEventIfNeeded()
             // Kept even when nil (a set nil is not the model's default), and the context learns of the change, so a
             // child's save carries it to its parent as Apple's does.
             transientValues[key] = value as Any
@@ -106,6 +151,7 @@ extension NSManagedObject {
         if storedValues![slot] == value { return }
         // The committed values share the buffer until this first write copies it, once per save cycle; later sets
         // write in place.
+        beginEventIfNeeded()
         if changes.committedStoredValues == nil { changes.committedStoredValues = storedValues }
         let context = managedObjectContext
         if let context, context.undoManager != nil {

@@ -105,6 +105,8 @@ extension NSManagedObject {
 
     /// Remembers the relationship as last saved, before its first change.
     private func willChangeToMany(_ name: String) {
+        beginEventIfNeeded()
+        eventToManyChanges.insert(name)
         if changes.committedToMany[name] == nil { changes.committedToMany[name] = toMany[name]?.ids ?? [] }
     }
 

@@ -22,14 +22,24 @@ extension NSManagedObject {
         if let index = slots.index(of: key) {
             if storedValues == nil { fireFault() }
             guard index < storedValues?.count ?? 0 else { return nil }
-            if case .attribute(let value)? = storedValues?[index] { return bridged ? value.objectValue : value.anyValue }
+            if case .attribute(let value)? = storedValues?[index] {
+                guard bridged else { return value.anyValue }
+                // Transformable attributes hold the transformer's bytes; Apple's API gives the value they stand for.
+                if case .data(let data) = value, isTransformable(slot: index) { return transformableValue(data, atSlot: index) }
+                return value.objectValue
+            }
             if case .toOne(let id)? = storedValues?[index] { return destination(id, ofToOneAt: index) }
+            if bridged, case .externalData? = storedValues?[index], isTransformable(slot: index),
+               let data = (storedValues?[index]).flatMap({ resolve($0, bridged: false) }) as? Data {
+                return transformableValue(data, atSlot: index)
+            }
             return (storedValues?[index]).flatMap { resolve($0, bridged: bridged) }
         }
         guard let property = entity.propertiesByName[key] else {
             if key.hasPrefix("@") { return nil }
             preconditionFailure("[<\(entity.name)> valueForUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
         }
+        if let fetched = property as? NSFetchedPropertyDescription { return fetchedPropertyValue(fetched) }
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             let objects = toManyObjectIDs(for: relationship).compactMap { managedObjectContext?.object(with: $0) }
             return relationship.isOrdered ? objects as Any : Set(objects) as Any
@@ -81,6 +91,17 @@ extension NSManagedObject {
         return value
     }
 
+    /// `attributeValue(forKey:)` for the typed reads: nil for a transformable attribute, whose stored bytes are not its
+    /// value (`value(forKey:as:)` then reads it transformed through `value(forKey:)`).
+    @usableFromInline
+    final func typedAttributeValue(forKey key: String) -> AttributeValue? {
+        guard let index = slots.index(of: key) else { return nil }
+        if storedValues == nil { fireFault() }
+        guard index < storedValues?.count ?? 0, case .attribute(let value)? = storedValues?[index] else { return nil }
+        if case .data = value, isTransformable(slot: index) { return nil }
+        return value
+    }
+
     /// The value of the attribute `key` as a `Value`, without boxing it into `Any` (what `@Managed` reads through;
     /// like Apple's generated accessors, it does not consult an override of `value(forKey:)` for attributes). Nil when
     /// the attribute is nil or holds another type; integers also read as `Int`, `Int32` and `Int16` when they fit.
@@ -92,7 +113,8 @@ extension NSManagedObject {
     /// ```
     @inlinable
     public final func value<Value>(forKey key: String, as type: Value.Type) -> Value? {
-        if let attribute = attributeValue(forKey: key) { return attribute.value(as: Value.self) }
+        // A transformable attribute's value is read transformed, through `value(forKey:)` (kept out of this inlined body).
+        if let attribute = typedAttributeValue(forKey: key) { return attribute.value(as: Value.self) }
         // Unwrapped first: `nil as? Any` would succeed, and hand back a nil wrapped in `Any`.
         guard let untyped = value(forKey: key) else { return nil }
         // Transient integers are kept as `Int64`, as stored ones are: read as the declared integer type when they fit.

@@ -68,6 +68,9 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var unpostedChanges = TrackedObjects(.unposted)
     /// Deleted objects whose delete rules have not been applied yet.
     @exclusivity(unchecked) var pendingDeletions: [NSManagedObject] = []
+    /// The objects the objects-did-change notification being posted announces (nil between notifications), for
+    /// `changedValuesForCurrentEvent()` in its observers.
+    @exclusivity(unchecked) var announcedObjects: AnnouncedObjects?
     /// The class and slots of the entity whose object was created last: fetches create many objects of one entity
     /// in a row, and finding them costs two locks and a walk up the entity's ancestors.
     @exclusivity(unchecked) var lastObjectShape: (entity: ObjectIdentifier, coordinator: ObjectIdentifier, generation: Int,

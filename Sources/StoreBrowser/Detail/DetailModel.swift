@@ -132,7 +132,7 @@ package final class DetailModel {
             case let attribute as NSAttributeDescription:
                 if attribute.isReadOnly { throw StoreAccessError("\(entity.name).\(attribute.name) is derived and cannot be set") }
                 let value = try ValueParsing.value(text, for: attribute, entity: entity.name)
-                record("Edit \(field.key)") { object.setValue(value, forKey: field.key) }
+                record("Edit \(field.key)") { object.setPropertyValue(value, forKey: field.key) }
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
                 let id = try ValueParsing.objectID(text, for: relationship, in: session)
                 let destination = try id.map { try child.existingObject(with: $0) }

@@ -1,0 +1,95 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import CoreDataTestSupport
+import Foundation
+import Predicates
+import Testing
+
+final class KeyPathNote: NSManagedObject {
+    @Managed("title") var title: String?
+    @Managed("words") var words: Int16
+    @Managed("folder") var folder: KeyPathFolder?
+    /// Computed, not a Core Data property: it has no key.
+    var shouted: String { (title ?? "").uppercased() }
+}
+
+final class KeyPathFolder: NSManagedObject {
+    @Managed("name") var name: String?
+    @Managed("notes") var notes: Set<KeyPathNote>
+}
+
+/// Swift key paths where Apple's API takes them (`NSSortDescriptor(keyPath:ascending:)`, `NSExpression(forKeyPath:)`),
+/// named through the `@Managed` declarations.
+struct SwiftKeyPathTests {
+    static func model() -> NSManagedObjectModel {
+        let note = NSEntityDescription()
+        note.name = "KeyPathNote"
+        let title = NSAttributeDescription()
+        title.name = "title"
+        title.attributeType = .stringAttributeType
+        let words = NSAttributeDescription()
+        words.name = "words"
+        words.attributeType = .integer16AttributeType
+        words.defaultValue = .integer(0)
+        let folder = NSEntityDescription()
+        folder.name = "KeyPathFolder"
+        let name = NSAttributeDescription()
+        name.name = "name"
+        name.attributeType = .stringAttributeType
+        let notes = NSRelationshipDescription()
+        notes.name = "notes"
+        notes.destinationEntity = note
+        notes.maxCount = 0
+        let inFolder = NSRelationshipDescription()
+        inFolder.name = "folder"
+        inFolder.destinationEntity = folder
+        inFolder.maxCount = 1
+        notes.inverseRelationship = inFolder
+        inFolder.inverseRelationship = notes
+        note.properties = [title, words, inFolder]
+        folder.properties = [name, notes]
+        let model = NSManagedObjectModel()
+        model.entities = [note, folder]
+        return model
+    }
+
+    private func context() throws -> NSManagedObjectContext {
+        NSManagedObject.register(KeyPathNote.self, forEntityName: "KeyPathNote")
+        NSManagedObject.register(KeyPathFolder.self, forEntityName: "KeyPathFolder")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model())
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: try TemporaryDirectory.make().appendingPathComponent("K.sqlite"), options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    @Test func aSortDescriptorWithAKeyPathSortsByThatProperty() throws {
+        let context = try context()
+        try context.performAndWait {
+            for (title, words) in [("b", 3), ("c", 1), ("a", 2)] {
+                let note = KeyPathNote(context: context)
+                note.title = title
+                note.words = Int16(words)
+            }
+            try context.save()
+            let request = KeyPathNote.fetchRequest()
+            request.sortDescriptors = [NSSortDescriptor(keyPath: \KeyPathNote.title, ascending: false)]
+            #expect(try context.fetch(request).map(\.title) == ["c", "b", "a"])
+            request.sortDescriptors = [NSSortDescriptor(keyPath: \KeyPathNote.words, ascending: true)]
+            #expect(try context.fetch(request).map(\.words) == [1, 2, 3])
+            #expect(request.sortDescriptors?.first?.key == "words")
+        }
+    }
+
+    @Test func keyPathsNameManagedPropertiesOnly() throws {
+        // The model must be in use (as for `entity()`): the context keeps its coordinator and model alive.
+        let context = try context()
+        withExtendedLifetime(context) {
+            #expect(NSExpression(forKeyPath: \KeyPathNote.title).keyPath == "title")
+            #expect(NSManagedObject.key(for: \KeyPathNote.folder) == "folder")
+            #expect(NSManagedObject.key(for: \KeyPathFolder.notes) == "notes")
+            #expect(NSManagedObject.key(for: \KeyPathNote.shouted) == nil, "a computed property has no key")
+            #expect(NSManagedObject.key(for: \KeyPathNote.folder?.name) == nil, "a chain is not named")
+        }
+    }
+}
