@@ -43,9 +43,11 @@ extension NSManagedObjectContext {
         }
         callWillSave(inserted, updated, deleted)
         var errors: [CoreDataError] = []
-        for object in inserted { collect(&errors) { try object.validateForInsert() } }
-        for object in updated { collect(&errors) { try object.validateForUpdate() } }
-        for object in deleted { collect(&errors) { try object.validateForDelete() } }
+        if !skipsValidationOnSave {
+            for object in inserted { collect(&errors) { try object.validateForInsert() } }
+            for object in updated { collect(&errors) { try object.validateForUpdate() } }
+            for object in deleted { collect(&errors) { try object.validateForDelete() } }
+        }
         if !errors.isEmpty {
             throw errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors)
         }
