@@ -126,7 +126,11 @@ extension NSMigrationManager {
 
         // Phase 3: validation (a SQLite destination's batches were saved unvalidated), then the policies' own.
         done = 0
-        if migration.savesInBatches { try validateDestination(migration, batchSize: batchSize) }
+        if migration.savesInBatches {
+            try validateDestination(migration, batchSize: batchSize) { validated in
+                setProgress(min((2 + Float(validated) / Float(max(1, associated))) / 3, 0.99))
+            }
+        }
         for (entityMapping, policy) in zip(mappings, policies) {
             migration.currentEntityMapping = entityMapping
             try policy.performCustomValidation(forMapping: entityMapping, manager: self)
@@ -153,9 +157,10 @@ extension NSMigrationManager {
 
     /// Validates every object of the destination store, a batch at a time, as the one save at the end of Apple's
     /// migration would: the first failures are reported together.
-    private func validateDestination(_ migration: ObjectMigration, batchSize: Int) throws {
+    private func validateDestination(_ migration: ObjectMigration, batchSize: Int, progress: (Int) -> Void) throws {
         let context = migration.destinationContext
         var errors: [CoreDataError] = []
+        var validated = 0
         for entity in destinationModel.entities where !entity.isAbstract {
             let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
             request.includesSubentities = false
@@ -174,6 +179,8 @@ extension NSMigrationManager {
                     }
                 }
                 context.reset()
+                validated += loaded.count
+                progress(validated)
                 try checkCancellation()
                 if loaded.count < batchSize { break }
                 batch += 1
