@@ -26,7 +26,7 @@ let usage = """
 
     """
 
-if arguments.first != ResidentMemory.childFlag && arguments.first != BrowserScrolling.childFlag {
+if arguments.first != ResidentMemory.childFlag && arguments.first != BrowserScrolling.childFlag && arguments.first != MigrationMemory.childFlag {
     if arguments.contains("--help") || arguments.contains("-h") {
         print(usage, terminator: "")
         exit(0)
@@ -60,6 +60,16 @@ if arguments.first == ResidentMemory.childFlag {
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("memory child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if arguments.first == MigrationMemory.childFlag {
+    do {
+        try MigrationMemory.child(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("migration memory child: \(error)\n".utf8))
         exit(1)
     }
 }
@@ -146,6 +156,7 @@ let runner = Runner(iterations: option("--rounds").flatMap(Int.init) ?? sizes.it
 var results: [WorkloadResult] = []
 var memory: ResidentMemory.Result?
 var browser: BrowserScrolling.Result?
+var migrationMemory: MigrationMemory.Result?
 var commandLineTable: String?
 
 do {
@@ -189,6 +200,9 @@ do {
     }
     if wanted("migration") {
         results += try MigrationWorkloads.workloads(factory: stores, rows: sizes.migrationRows).filter(wanted).map(runner.run)
+        if onlyWorkload.map({ "mapping model memory".contains($0) }) ?? true {
+            migrationMemory = try MigrationMemory.run(factory: stores, objects: sizes.migrationRows)
+        }
     }
     if wanted("inmemory") {
         results += [try InMemoryFetch.workload(rows: 100_000)].filter(wanted).map(runner.run)
@@ -229,12 +243,13 @@ let report = Report(
     scaling: BatchFaulting.scaling(results, small: sizes.batchSmall, large: sizes.batchLarge),
     memory: memory,
     browser: browser,
+    migrationMemory: migrationMemory,
     pending: [])
 
 print()
 print(report.table)
 print()
-print(report.targetsTable)
+print(report.targetsTable + (migrationMemory.map { "\n" + MigrationMemory.row($0) } ?? ""))
 if let commandLineTable {
     print()
     print(commandLineTable)

@@ -43,9 +43,11 @@ extension NSManagedObjectContext {
         }
         callWillSave(inserted, updated, deleted)
         var errors: [CoreDataError] = []
-        for object in inserted { collect(&errors) { try object.validateForInsert() } }
-        for object in updated { collect(&errors) { try object.validateForUpdate() } }
-        for object in deleted { collect(&errors) { try object.validateForDelete() } }
+        if !skipsValidationOnSave {
+            for object in inserted { collect(&errors) { try object.validateForInsert() } }
+            for object in updated { collect(&errors) { try object.validateForUpdate() } }
+            for object in deleted { collect(&errors) { try object.validateForDelete() } }
+        }
         if !errors.isEmpty {
             throw errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors)
         }
@@ -149,6 +151,9 @@ extension NSManagedObjectContext {
         for object in inserted { saved(object, version: 1) }
         for (object, version) in zip(updated, updatedVersions) { saved(object, version: version) }
         coordinator.rowCache.store(contentsOf: savedRows)
+        // A fault changed only through an inverse was written without its values, so the cache cannot get its new
+        // version; an older snapshot of the row it holds must go, or the next fault would fill at a stale version.
+        coordinator.rowCache.remove(contentsOf: updated.lazy.filter { $0.storedValues == nil }.map(\.objectID))
         coordinator.rowCache.remove(contentsOf: deleted.lazy.map(\.objectID))
         for object in deleted {
             registry.removeValue(forKey: object.objectID)

@@ -22,6 +22,11 @@ enum ArchivedExpressionText {
         return try format(of: root, depth: 0)
     }
 
+    /// The format string of an expression object inside a larger archive (a compiled mapping model's).
+    static func format(of object: ArchivedObject) throws -> String {
+        try format(of: object, depth: 0)
+    }
+
     private static func format(of object: ArchivedObject, depth: Int) throws -> String {
         guard depth < 64 else { throw Failure(reason: "the archived expression nests more than 64 levels") }
         if object.isKind(of: "NSVariableExpression") {
@@ -46,6 +51,14 @@ enum ArchivedExpressionText {
             }
             guard let operand else { throw Failure(reason: "function \(selector) has no receiver") }
             return "FUNCTION(" + ([operand, "\"\(selector)\""] + arguments).joined(separator: ", ") + ")"
+        }
+        // A compiled mapping model's source expression: `FETCH(request, context, countOnly)`.
+        if object.isKind(of: "NSFetchRequestExpression") {
+            guard let request = try object.object(forKey: "NSFRExpression"), let context = try object.object(forKey: "NSMOCExpression") else {
+                throw Failure(reason: "a fetch request expression without its request or context")
+            }
+            let countOnly = try object.bool(forKey: "NSCountOnlyFlag") ?? false
+            return "FETCH(\(try format(of: request, depth: depth + 1)), \(try format(of: context, depth: depth + 1)), \(countOnly ? "YES" : "NO"))"
         }
         throw Failure(reason: "archived expressions of class \(object.className) are not supported")
     }

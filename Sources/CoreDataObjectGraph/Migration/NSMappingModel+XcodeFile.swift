@@ -12,7 +12,18 @@ extension NSMappingModel {
     ///
     /// Only what the document's mapping model lists is read (Xcode leaves edited-out mappings behind as orphans).
     /// Errors name the file and what is wrong.
+    ///
+    /// A compiled `.cdm` is read as well (`compiledMappingModel(contentsOf:)`) and must fit the two models: the entity
+    /// version hashes it was compiled with are checked against theirs.
     public convenience init(contentsOf url: URL, sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel) throws {
+        if url.pathExtension == "cdm" {
+            let compiled = try Self.compiledMappingModel(contentsOf: url)
+            if let mismatch = compiled.mismatch(sourceModel: sourceModel, destinationModel: destinationModel) {
+                throw CoreDataError(.migrationMissingMappingModel, "\(url.path): \(mismatch)")
+            }
+            self.init(entityMappings: compiled.entityMappings)
+            return
+        }
         var file = url
         if file.pathExtension == "xcmappingmodel" { file.appendPathComponent("xcmapping.xml") }
         let data: Data
@@ -29,6 +40,27 @@ extension NSMappingModel {
             self.init(entityMappings: try document.entityMappings(sourceModel: sourceModel, destinationModel: destinationModel))
         } catch let error as StoreFileError {
             throw CoreDataError(.migrationMissingMappingModel, "mapping model \(error)", underlyingError: error)
+        }
+    }
+
+    /// The model versions an Xcode mapping model document was drawn between, from the project paths it records
+    /// (`…/Moody.xcdatamodeld/Moody 4.xcdatamodel` gives `Moody 4`); nil for a side the file does not name. This is
+    /// how a mapping file is matched to a step of a store's migration.
+    public static func xcodeMappingModelVersions(at url: URL) throws -> (source: String?, destination: String?) {
+        var file = url
+        if file.pathExtension == "xcmappingmodel" { file.appendPathComponent("xcmapping.xml") }
+        do {
+            let data = try Data(contentsOf: file)
+            let model = try XMLStoreFormat.inferModel(from: data, file: file.path)
+            let document = XcodeMappingDocument(contents: try XMLStoreFormat.decode(data, model: model, file: file.path), file: file.path)
+            return try document.modelVersionNames()
+        } catch let error as StoreFileError {
+            throw CoreDataError(.migrationMissingMappingModel, "mapping model \(error)", underlyingError: error)
+        } catch let error as CoreDataError {
+            throw error
+        } catch {
+            throw CoreDataError(.migrationMissingMappingModel, "\(file.path): cannot read the mapping model: \(error.localizedDescription)",
+                                underlyingError: error)
         }
     }
 }
@@ -66,6 +98,18 @@ private struct XcodeMappingDocument {
             guard let target = objects[reference] else { throw failure("object z\(object.reference) refers to missing object z\(reference)") }
             return target
         }
+    }
+
+    /// The version names in the root's `sourcemodelpath` and `destinationmodelpath`.
+    func modelVersionNames() throws -> (source: String?, destination: String?) {
+        let roots = objects(of: "XDDevMappingModel")
+        guard roots.count == 1, let root = roots.first else {
+            throw failure("an Xcode mapping model holds one XDDevMappingModel object; this file has \(roots.count)")
+        }
+        func version(_ key: String) -> String? {
+            string(root, key).map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
+        }
+        return (version("sourcemodelpath"), version("destinationmodelpath"))
     }
 
     func entityMappings(sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel) throws -> [NSEntityMapping] {

@@ -4,33 +4,66 @@ import Predicates
 
 /// The object-by-object migration of a mapping model that SQL cannot run: value expressions beyond `$source.<key>`
 /// copies, `FUNCTION($manager, …)` calls, and entity migration policies. Apple's three phases, over a source context
-/// on the source store and a destination context on a new store: create every destination instance, then every
-/// relationship, then validate, then save once.
+/// on the source store and a destination context on a new store, in batches (`NSMigrationManager+Phases.swift`);
+/// the associations between source and destination instances are kept as store keys (`MigrationAssociations`).
 extension NSMigrationManager {
-    /// The objects of the running migration: per entity mapping, each source object and its destination instances.
+    /// The contexts and associations of a running migration.
     final class ObjectMigration {
         let sourceContext: NSManagedObjectContext
         let destinationContext: NSManagedObjectContext
-        /// By mapping name: source object ID → destination objects, in creation order.
-        var destinationsBySource: [String: [NSManagedObjectID: [NSManagedObject]]] = [:]
-        /// By mapping name: destination object ID → source objects.
-        var sourcesByDestination: [String: [NSManagedObjectID: [NSManagedObject]]] = [:]
-        /// By mapping name: the destination instances, in creation order (phase 2 walks them).
-        var destinations: [String: [NSManagedObject]] = [:]
+        let sourceStore: InternedStoreIdentifier
+        let destinationStore: InternedStoreIdentifier
+        /// Whether each batch is saved and both contexts reset (a SQLite destination); otherwise batches only get
+        /// permanent IDs and everything is saved at the end (an atomic store writes its whole file at every save).
+        let savesInBatches: Bool
+        /// The associations of saved (or permanently keyed) destination instances.
+        var associations = MigrationAssociations()
+        /// The current batch's associations, whose destination instances have temporary IDs until the batch ends.
+        var pending: [(mapping: String, source: NSManagedObject, destination: NSManagedObject)] = []
+        /// By mapping name: source object ID → the pending destination instances made from it.
+        var pendingBySource: [String: [NSManagedObjectID: [NSManagedObject]]] = [:]
+        /// By mapping name: pending destination instance → its source objects.
+        var pendingByDestination: [String: [ObjectIdentifier: [NSManagedObject]]] = [:]
         var currentEntityMapping: NSEntityMapping?
         /// Value expressions parsed and checked against their source entity, by entity and expression text: each is
         /// parsed once per migration, not once per object.
         var checkedExpressions: [String: Predicates.NSExpression] = [:]
 
-        init(sourceContext: NSManagedObjectContext, destinationContext: NSManagedObjectContext) {
+        init(sourceContext: NSManagedObjectContext, destinationContext: NSManagedObjectContext, sourceStore: String,
+             destinationStore: String, savesInBatches: Bool) {
             self.sourceContext = sourceContext
             self.destinationContext = destinationContext
+            self.sourceStore = .intern(sourceStore)
+            self.destinationStore = .intern(destinationStore)
+            self.savesInBatches = savesInBatches
+        }
+
+        /// A fault for the source (destination) object a key names.
+        func sourceObject(_ key: UInt64) -> NSManagedObject {
+            let (entity, primaryKey) = associations.unpack(key)
+            return sourceContext.object(with: NSManagedObjectID(entity: entity, store: sourceStore, primaryKey: primaryKey))
+        }
+
+        func destinationObject(_ key: UInt64) -> NSManagedObject {
+            let (entity, primaryKey) = associations.unpack(key)
+            return destinationContext.object(with: NSManagedObjectID(entity: entity, store: destinationStore, primaryKey: primaryKey))
+        }
+
+        /// Moves the batch's associations into the table once its destination instances have permanent IDs.
+        func recordPendingAssociations() throws {
+            for (mapping, source, destination) in pending where !destination.objectID.isTemporaryID {
+                try associations.append(mapping: mapping, source: associations.key(of: source.objectID),
+                                        destination: associations.key(of: destination.objectID))
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingBySource.removeAll()
+            pendingByDestination.removeAll()
         }
     }
 
     /// Whether `mapping` can run as SQL on the SQLite store: no policy, and every value expression absent or a
     /// `$source.<key>` copy.
-    static func runsAsSQL(_ mapping: NSMappingModel) -> Bool {
+    public static func runsAsSQL(_ mapping: NSMappingModel) -> Bool {
         mapping.entityMappings.allSatisfy { entityMapping in
             (entityMapping.entityMigrationPolicyClassName ?? "").isEmpty
                 && ((entityMapping.attributeMappings ?? []) + (entityMapping.relationshipMappings ?? [])).allSatisfy {
@@ -41,9 +74,11 @@ extension NSMigrationManager {
 
     // MARK: Apple's manager API
 
-    /// The context on the source store during a migration (nil otherwise).
+    /// The context on the source store during a migration (nil otherwise). It is reset after every batch: keep
+    /// object IDs, not objects, from one call of a policy to the next.
     public var sourceContext: NSManagedObjectContext? { objectMigration?.sourceContext }
-    /// The context on the new destination store during a migration (nil otherwise).
+    /// The context on the new destination store during a migration (nil otherwise); saved and reset after every
+    /// batch when the destination is a SQLite store.
     public var destinationContext: NSManagedObjectContext? { objectMigration?.destinationContext }
     /// The entity mapping being processed.
     public var currentEntityMapping: NSEntityMapping? { objectMigration?.currentEntityMapping }
@@ -52,27 +87,48 @@ extension NSMigrationManager {
     public func associate(sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
                           for entityMapping: NSEntityMapping) {
         guard let migration = objectMigration else { return }
-        migration.destinationsBySource[entityMapping.name, default: [:]][sourceInstance.objectID, default: []].append(destinationInstance)
-        migration.sourcesByDestination[entityMapping.name, default: [:]][destinationInstance.objectID, default: []].append(sourceInstance)
-        migration.destinations[entityMapping.name, default: []].append(destinationInstance)
+        let name = entityMapping.name
+        migration.pending.append((name, sourceInstance, destinationInstance))
+        migration.pendingBySource[name, default: [:]][sourceInstance.objectID, default: []].append(destinationInstance)
+        migration.pendingByDestination[name, default: [:]][ObjectIdentifier(destinationInstance), default: []].append(sourceInstance)
     }
 
     /// The destination instances made from `sourceInstances` under the mapping named `mappingName` (all of them
-    /// when `sourceInstances` is nil).
+    /// when `sourceInstances` is nil), as faults in the destination context.
     public func destinationInstances(forEntityMappingName mappingName: String, sourceInstances: [NSManagedObject]?) -> [NSManagedObject] {
         guard let migration = objectMigration else { return [] }
-        guard let sourceInstances else { return migration.destinations[mappingName] ?? [] }
-        let table = migration.destinationsBySource[mappingName] ?? [:]
-        return sourceInstances.flatMap { table[$0.objectID] ?? [] }
+        guard let sourceInstances else {
+            let saved = (0..<migration.associations.count(mapping: mappingName)).map {
+                migration.destinationObject(migration.associations.row($0, mapping: mappingName).destination)
+            }
+            return saved + migration.pending.filter { $0.mapping == mappingName }.map(\.destination)
+        }
+        let pending = migration.pendingBySource[mappingName] ?? [:]
+        return sourceInstances.flatMap { source -> [NSManagedObject] in
+            let saved = migration.associations.existingKey(of: source.objectID).map {
+                migration.associations.destinations(of: $0, mapping: mappingName).map(migration.destinationObject)
+            } ?? []
+            return saved + (pending[source.objectID] ?? [])
+        }
     }
 
     /// The source instances `destinationInstances` were made from under the mapping named `mappingName` (all of
-    /// them when `destinationInstances` is nil).
+    /// them when `destinationInstances` is nil), as faults in the source context.
     public func sourceInstances(forEntityMappingName mappingName: String, destinationInstances: [NSManagedObject]?) -> [NSManagedObject] {
         guard let migration = objectMigration else { return [] }
-        let table = migration.sourcesByDestination[mappingName] ?? [:]
-        guard let destinationInstances else { return table.values.flatMap { $0 } }
-        return destinationInstances.flatMap { table[$0.objectID] ?? [] }
+        guard let destinationInstances else {
+            let saved = (0..<migration.associations.count(mapping: mappingName)).map {
+                migration.sourceObject(migration.associations.row($0, mapping: mappingName).source)
+            }
+            return saved + migration.pending.filter { $0.mapping == mappingName }.map(\.source)
+        }
+        let pending = migration.pendingByDestination[mappingName] ?? [:]
+        return destinationInstances.flatMap { destination -> [NSManagedObject] in
+            if let found = pending[ObjectIdentifier(destination)] { return found }
+            return migration.associations.existingKey(of: destination.objectID).map {
+                migration.associations.sources(of: $0, mapping: mappingName).map(migration.sourceObject)
+            } ?? []
+        }
     }
 
     /// The source model's entity of `mapping`.
@@ -169,8 +225,15 @@ extension NSMigrationManager {
                 continue
             }
             // A source object: its destination instance under any mapping of its entity.
-            let found = migration.destinationsBySource.values.lazy.compactMap { $0[object.objectID] }.first ?? []
-            result.append(contentsOf: found)
+            if let key = migration.associations.existingKey(of: object.objectID) {
+                let saved = migration.associations.destinationsUnderAnyMapping(of: key)
+                if !saved.isEmpty {
+                    result.append(contentsOf: saved.map(migration.destinationObject))
+                    continue
+                }
+            }
+            let pending = migration.pendingBySource.keys.sorted().lazy.compactMap { migration.pendingBySource[$0]?[object.objectID] }.first
+            result.append(contentsOf: pending ?? [])
         }
         return result
     }

@@ -4,17 +4,22 @@ import Predicates
 
 extension NSMigrationManager {
     /// Migrates the store at `sourceURL` into a new store at `destinationURL` object by object, as Apple's manager
-    /// does for a mapping model with custom expressions or policies. The source is opened read-only; the destination
-    /// is saved once, after the three phases and validation, so a failure leaves no partial store behind (the caller
-    /// removes the new file).
+    /// does for a mapping model with custom expressions or policies. The source is opened read-only, so it is never
+    /// changed. The work goes in batches of `objectBatchSize`: into a SQLite destination each batch is saved (without
+    /// validation: relationships come in phase 2) and both contexts are reset, so memory stays flat; the third phase
+    /// then validates every destination object, batch by batch. A failure leaves a partial destination, which the
+    /// caller removes; the destination only replaces anything once the whole migration has succeeded.
     func migrateObjects(from sourceURL: URL, sourceType: String, sourceOptions: [String: Any]?, mapping: NSMappingModel,
                         to destinationURL: URL, destinationType: String, destinationOptions: [String: Any]?) throws {
-        let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: sourceModel)
+        let batchSize = max(1, objectBatchSize)
+        // Room for a batch and the objects its relationships reach, not the default's 50,000 rows.
+        let cacheRows = max(256, 4 * batchSize)
+        let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: sourceModel, rowCacheCapacity: cacheRows)
         var readOnly = sourceOptions ?? [:]
         readOnly[NSReadOnlyPersistentStoreOption] = true
         let sourceStore = try sourceCoordinator.addPersistentStore(ofType: sourceType, configurationName: nil, at: sourceURL, options: readOnly)
         defer { try? sourceCoordinator.remove(sourceStore) }
-        let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destinationModel)
+        let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destinationModel, rowCacheCapacity: cacheRows)
         let destinationStore = try destinationCoordinator.addPersistentStore(
             ofType: destinationType, configurationName: nil, at: destinationURL, options: destinationOptions)
         defer { try? destinationCoordinator.remove(destinationStore) }
@@ -23,57 +28,169 @@ extension NSMigrationManager {
         sourceContext.persistentStoreCoordinator = sourceCoordinator
         let destinationContext = NSManagedObjectContext(sharingQueueOf: sourceContext)
         destinationContext.persistentStoreCoordinator = destinationCoordinator
-        let migration = ObjectMigration(sourceContext: sourceContext, destinationContext: destinationContext)
+        let savesInBatches = destinationType == NSSQLiteStoreType
+        let migration = ObjectMigration(sourceContext: sourceContext, destinationContext: destinationContext,
+                                        sourceStore: sourceStore.identifier, destinationStore: destinationStore.identifier,
+                                        savesInBatches: savesInBatches)
         objectMigration = migration
         defer { objectMigration = nil }
         try sourceContext.performAndWait {
-            try runPhases(of: mapping, migration: migration)
+            destinationContext.skipsValidationOnSave = savesInBatches
+            try runPhases(of: mapping, migration: migration, batchSize: batchSize)
+            destinationContext.skipsValidationOnSave = false
             try destinationContext.save()
             setProgress(1)
         }
     }
 
-    /// Apple's three phases over the entity mappings, in order: create, relate, validate.
-    private func runPhases(of mapping: NSMappingModel, migration: ObjectMigration) throws {
+    /// Apple's three phases over the entity mappings, in order: create, relate, validate; each in batches.
+    private func runPhases(of mapping: NSMappingModel, migration: ObjectMigration, batchSize: Int) throws {
         let mappings = mapping.entityMappings
         var policies: [NSEntityMigrationPolicy] = []
         for entityMapping in mappings { policies.append(try policy(for: entityMapping)) }
-        let steps = Float(max(1, mappings.count * 3))
-        var done: Float = 0
-        func advance() throws {
-            done += 1
-            setProgress(min(done / steps, 0.99))
+        // Progress: a third per phase, each advancing with the objects it has gone through.
+        var requests: [NSFetchRequest<NSManagedObject>?] = []
+        var total = 0
+        for entityMapping in mappings {
+            let request = entityMapping.mappingType == .addEntityMappingType || entityMapping.mappingType == .removeEntityMappingType
+                ? nil : try sourceRequest(of: entityMapping)
+            requests.append(request)
+            if let request { total += try migration.sourceContext.count(for: request) }
+        }
+        var done = 0
+        func advance(phase: Int, by count: Int, of phaseTotal: Int) throws {
+            done += count
+            let within = phaseTotal == 0 ? 1 : min(1, Float(done) / Float(phaseTotal))
+            setProgress(min((Float(phase) + within) / 3, 0.99))
             try checkCancellation()
         }
 
-        for (entityMapping, policy) in zip(mappings, policies) {
+        // Phase 1: the destination instances, source batch by source batch.
+        for ((entityMapping, policy), request) in zip(zip(mappings, policies), requests) {
             migration.currentEntityMapping = entityMapping
             try policy.begin(entityMapping, with: self)
-            if entityMapping.mappingType != .addEntityMappingType, entityMapping.mappingType != .removeEntityMappingType {
-                for source in try sourceInstances(of: entityMapping, in: migration.sourceContext) {
-                    try policy.createDestinationInstances(forSource: source, in: entityMapping, manager: self)
-                    try checkCancellation()
+            if let request {
+                request.fetchBatchSize = batchSize
+                request.returnsObjectsAsFaults = false
+                let sources = try migration.sourceContext.fetchBatched(request)
+                sources.maximumResidentBatches = 1
+                var batch = 0
+                while true {
+                    let objects = try sources.objects(inBatch: batch)
+                    for source in objects {
+                        try policy.createDestinationInstances(forSource: source, in: entityMapping, manager: self)
+                        try checkCancellation()
+                    }
+                    try endBatch(migration)
+                    try advance(phase: 0, by: objects.count, of: total)
+                    if objects.count < batchSize { break }
+                    batch += 1
                 }
             }
             try policy.endInstanceCreation(forMapping: entityMapping, manager: self)
-            try advance()
+            try endBatch(migration)
         }
+
+        // Phase 2: the relationships, destination batch by destination batch (faulted back in from their keys).
+        done = 0
+        let associated = mappings.reduce(0) { $0 + migration.associations.count(mapping: $1.name) }
         for (entityMapping, policy) in zip(mappings, policies) {
             migration.currentEntityMapping = entityMapping
-            for destination in migration.destinations[entityMapping.name] ?? [] {
-                try policy.createRelationships(forDestination: destination, in: entityMapping, manager: self)
-                try checkCancellation()
+            let rows = migration.associations.count(mapping: entityMapping.name)
+            // The default policy without relationship mappings has nothing to do per object.
+            let relates = type(of: policy) != NSEntityMigrationPolicy.self || !(entityMapping.relationshipMappings ?? []).isEmpty
+            var start = 0
+            while relates, start < rows {
+                let end = min(rows, start + batchSize)
+                var destinations: [NSManagedObject] = [], sources: [NSManagedObject] = []
+                destinations.reserveCapacity(end - start)
+                for index in start..<end {
+                    let row = migration.associations.row(index, mapping: entityMapping.name)
+                    destinations.append(migration.destinationObject(row.destination))
+                    sources.append(migration.sourceObject(row.source))
+                }
+                try migration.destinationContext.fulfillFaults(for: destinations)
+                try migration.sourceContext.fulfillFaults(for: sources)
+                for destination in destinations {
+                    try policy.createRelationships(forDestination: destination, in: entityMapping, manager: self)
+                    try checkCancellation()
+                }
+                try endBatch(migration)
+                try advance(phase: 1, by: end - start, of: associated)
+                start = end
             }
+            if !relates { try advance(phase: 1, by: rows, of: associated) }
             try policy.endRelationshipCreation(forMapping: entityMapping, manager: self)
-            try advance()
+            try endBatch(migration)
+        }
+
+        // Phase 3: validation (a SQLite destination's batches were saved unvalidated), then the policies' own.
+        done = 0
+        if migration.savesInBatches {
+            try validateDestination(migration, batchSize: batchSize) { validated in
+                setProgress(min((2 + Float(validated) / Float(max(1, associated))) / 3, 0.99))
+            }
         }
         for (entityMapping, policy) in zip(mappings, policies) {
             migration.currentEntityMapping = entityMapping
             try policy.performCustomValidation(forMapping: entityMapping, manager: self)
             try policy.end(entityMapping, manager: self)
-            try advance()
+            try advance(phase: 2, by: 1, of: mappings.count)
         }
         migration.currentEntityMapping = nil
+    }
+
+    /// Ends a batch: its destination instances get permanent IDs (by saving the batch and resetting both contexts,
+    /// or by reserving their keys when the destination is saved once at the end), and their associations move into
+    /// the table.
+    private func endBatch(_ migration: ObjectMigration) throws {
+        if migration.savesInBatches {
+            try migration.destinationContext.save()
+            try migration.recordPendingAssociations()
+            migration.destinationContext.reset()
+            migration.sourceContext.reset()
+        } else {
+            try migration.destinationContext.obtainPermanentIDs(for: migration.pending.map(\.destination))
+            try migration.recordPendingAssociations()
+        }
+    }
+
+    /// Validates every object of the destination store, a batch at a time, as the one save at the end of Apple's
+    /// migration would: the first failures are reported together.
+    private func validateDestination(_ migration: ObjectMigration, batchSize: Int, progress: (Int) -> Void) throws {
+        let context = migration.destinationContext
+        var errors: [CoreDataError] = []
+        var validated = 0
+        for entity in destinationModel.entities where !entity.isAbstract {
+            let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+            request.includesSubentities = false
+            request.fetchBatchSize = batchSize
+            request.returnsObjectsAsFaults = false
+            let objects = try context.fetchBatched(request)
+            objects.maximumResidentBatches = 1
+            var batch = 0
+            while true {
+                let loaded = try objects.objects(inBatch: batch)
+                for object in loaded where errors.count < 10 {
+                    do {
+                        try object.validateForInsert()
+                    } catch let error as CoreDataError {
+                        errors += error.code == .validationMultipleErrors ? error.detailedErrors : [error]
+                    }
+                }
+                context.reset()
+                validated += loaded.count
+                progress(validated)
+                try checkCancellation()
+                if loaded.count < batchSize { break }
+                batch += 1
+            }
+        }
+        if !errors.isEmpty {
+            throw CoreDataError(.migration, "the migrated objects do not validate against the destination model: "
+                                    + errors.prefix(10).map(\.description).joined(separator: "; "),
+                                underlyingError: errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors))
+        }
     }
 
     /// The policy object of `entityMapping`: the class it names, or the default policy.
@@ -86,18 +203,12 @@ extension NSMigrationManager {
         return policyClass.init()
     }
 
-    /// The source objects of `entityMapping`: what its `sourceExpression` fetches, else every instance of its
-    /// source entity (not of its subentities).
-    private func sourceInstances(of entityMapping: NSEntityMapping, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
-        let request: NSFetchRequest<NSManagedObject>
-        if let expression = entityMapping.sourceExpression {
-            request = try sourceRequest(expression, of: entityMapping)
-        } else if let entityName = entityMapping.sourceEntityName {
-            request = try fetchRequestForSourceEntityNamed(entityName, predicateString: "TRUEPREDICATE")
-        } else {
-            return []
-        }
-        return try context.fetch(request)
+    /// The request for the source objects of `entityMapping`: its `sourceExpression`'s, else every instance of its
+    /// source entity (not of its subentities); nil for a mapping without a source.
+    private func sourceRequest(of entityMapping: NSEntityMapping) throws -> NSFetchRequest<NSManagedObject>? {
+        if let expression = entityMapping.sourceExpression { return try sourceRequest(expression, of: entityMapping) }
+        guard let entityName = entityMapping.sourceEntityName else { return nil }
+        return try fetchRequestForSourceEntityNamed(entityName, predicateString: "TRUEPREDICATE")
     }
 
     /// The request of a generated source expression, `FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:

@@ -17,6 +17,10 @@ public final class NSMigrationManager: @unchecked Sendable {
     public var userInfo: [AnyHashable: Any]?
     /// Apple's store-specific (in-place SQL) path; OpenCoreData always takes it.
     public var usesStoreSpecificMigrationManager = true
+    /// OpenCoreData's: how many source objects an object-by-object migration handles before it saves the destination
+    /// and resets both contexts (phases 2 and 3 go through the destination objects in batches of this size too).
+    /// Memory grows with it, not with the store.
+    public var objectBatchSize = 1_000
     private let state = Mutex(State())
     /// The source and destination contexts and the associations of a running object-by-object migration.
     var objectMigration: ObjectMigration?
@@ -40,8 +44,13 @@ public final class NSMigrationManager: @unchecked Sendable {
         state.withLock { $0.cancellation = error }
     }
 
+    /// OpenCoreData's stand-in for observing `migrationProgress` by key-value observing: called on the migrating
+    /// thread each time the progress moves.
+    public var progressHandler: ((Float) -> Void)?
+
     func setProgress(_ progress: Float) {
         state.withLock { $0.progress = progress }
+        progressHandler?(progress)
     }
 
     /// Throws the error a `cancelMigrationWithError(_:)` gave.
@@ -81,10 +90,12 @@ public final class NSMigrationManager: @unchecked Sendable {
         try NSSQLiteStore.copyStore(to: destinationURL, from: sourceURL)
         do {
             try Self.migrateSQLiteStore(at: destinationURL, sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping) { [self] step, total in
+                let progress: Float = total == 0 ? 1 : Float(step) / Float(total)
                 let cancellation = state.withLock { state -> (any Error)? in
-                    state.progress = total == 0 ? 1 : Float(step) / Float(total)
+                    state.progress = progress
                     return state.cancellation
                 }
+                progressHandler?(progress)
                 if let cancellation { throw cancellation }
             } inferred: { [self] in mappingModel = $0 }
         } catch {

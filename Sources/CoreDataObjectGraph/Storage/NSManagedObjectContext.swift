@@ -55,6 +55,8 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     var retainedObjects: Set<NSManagedObject> = []
     /// The author recorded with this context's saves in persistent history (no store here writes history yet).
     public var transactionAuthor: String?
+    /// A migration saves its batches before their relationships exist and validates every object at the end.
+    @exclusivity(unchecked) var skipsValidationOnSave = false
 
     /// Registered objects, not kept alive: an object nobody references leaves the context (Core Data keeps only
     /// changed objects alive, so a browser scrolling a million rows stays within bounded memory).

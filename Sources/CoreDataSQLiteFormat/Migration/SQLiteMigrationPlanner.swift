@@ -225,9 +225,10 @@ public struct SQLiteMigrationPlanner {
             }
         }
         let kept = origins.compactMap { $0 }
-        // Same columns in the same order, none removed, new ones only at the end, types unchanged.
-        guard kept == old.columns.map(\.name), let firstNew = origins.firstIndex(of: nil) ?? Optional(origins.count),
-              origins[firstNew...].allSatisfy({ $0 == nil }) else { return nil }
+        // Every old column kept once, types unchanged. A kept column may sit elsewhere in the new layout (a rename
+        // that sorts differently) and new ones anywhere: columns are always named, so their physical order (the old
+        // one, with added columns at the end) only shows in the DDL text.
+        guard kept.count == old.columns.count, Set(kept) == Set(old.columns.map(\.name)) else { return nil }
         var statements: [String] = []
         var notes: [String] = []
         let oldNames = Set(old.columns.map(\.name))
@@ -240,7 +241,7 @@ public struct SQLiteMigrationPlanner {
                 notes.append("rename \(origin) → \(column.name)")
             }
         }
-        for column in table.columns[firstNew...] {
+        for (column, origin) in zip(table.columns, origins) where origin == nil {
             statements.append("ALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.sqlType)")
             notes.append("add \(column.name)")
         }

@@ -9,14 +9,17 @@ import Foundation
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate a store to the current version of a model (lightweight migration).",
+        abstract: "Migrate a store to the current version of a model (lightweight, or with mapping models).",
         discussion: """
             Finds the model version that wrote STORE (by its version hashes), then migrates it through each later \
-            version up to the current one, inferring each step as Core Data does. All steps run in one SQLite \
-            transaction: if anything fails, or the process is killed, the store stays at its old version. Before \
-            migrating, a copy of the store is kept as STORE.backup-YYYYMMDD-HHMMSS beside it (--no-backup skips it). \
-            --dry-run migrates a scratch copy and prints the plan: per step, the tables changed in place (ALTER \
-            TABLE) or by a table copy.
+            version up to the current one, inferring each step as Core Data does, except the steps a --mapping \
+            model covers (Xcode's .xcmappingmodel, matched to its step by the model versions it was drawn \
+            between, or a compiled .cdm, by the entity versions it was compiled for). Inferred steps run in one SQLite transaction; a mapping model with expressions or a policy \
+            runs object by object into a new file beside the store, which replaces the store only once every step \
+            has succeeded. Either way, if anything fails, or the process is killed, the store stays at its old \
+            version. Before migrating, a copy of the store is kept as STORE.backup-YYYYMMDD-HHMMSS beside it \
+            (--no-backup skips it). --dry-run migrates a scratch copy and prints the plan: per step, the inferred \
+            mapping or the mapping model file, and the tables changed in place (ALTER TABLE) or by a table copy.
             """)
 
     @Argument(help: "The SQLite store to migrate.")
@@ -27,6 +30,11 @@ struct MigrateCommand: ParsableCommand {
 
     @Option(name: .long, help: "Migrate to this version of the model instead of its current one.")
     var to: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A mapping model (.xcmappingmodel or .cdm) for the step it maps, or a directory of them; repeat for several.",
+        valueName: "mapping"))
+    var mapping: [String] = []
 
     @Flag(name: .long, help: "Print the plan without changing the store.")
     var dryRun = false
@@ -49,13 +57,18 @@ struct MigrateCommand: ParsableCommand {
             }
             let file = try SQLiteStoreFile(path: url.path)
             StoreNotes.report(file.recoveryNote)
+            let provided = try Self.mappingModels(mapping, versions: versions, modelPath: model)
             let path = try VersionMigrationPath(storeHashes: file.metadata.versionHashes, storeModel: try? file.cachedModel(),
-                                               versions: versions, file: url.path)
+                                               versions: versions, file: url.path, mappings: provided)
             guard !path.steps.isEmpty else {
                 print("\(url.path) is already at the current version \(path.destinationVersionName); nothing to migrate")
                 return
             }
             print("\(url.path): version \(path.sourceVersionName) → \(path.destinationVersionName), \(path.steps.count) step(s)")
+            if path.steps.contains(where: { !NSMigrationManager.runsAsSQL($0.step.mapping) }) {
+                try runWithObjectSteps(path, store: url, currentModel: versions.currentModel)
+                return
+            }
             if dryRun {
                 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-migrate-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: scratch) }
@@ -65,7 +78,7 @@ struct MigrateCommand: ParsableCommand {
                     .replacePersistentStore(at: copy, withPersistentStoreFrom: url, ofType: NSSQLiteStoreType)
                 let plans = try SQLiteStoreMigrator.migrate(storeAt: copy.path, steps: path.steps.map(\.step))
                 for (index, (step, plan)) in zip(path.steps, plans).enumerated() {
-                    print(Self.describe(step: index + 1, from: step.from, to: step.to, mapping: step.step.mapping, plan: plan))
+                    print(Self.describe(step: index + 1, from: step.from, to: step.to, mapping: step.step.mapping, file: step.mappingFile, plan: plan))
                 }
                 print("dry run: the store was not changed")
                 return
@@ -80,7 +93,7 @@ struct MigrateCommand: ParsableCommand {
             let plans = try SQLiteStoreMigrator.migrate(storeAt: url.path, steps: path.steps.map(\.step)) { done, total in bar.show(done, total) }
             bar.finish()
             for (index, (step, plan)) in zip(path.steps, plans).enumerated() {
-                print(Self.describe(step: index + 1, from: step.from, to: step.to, mapping: step.step.mapping, plan: plan))
+                print(Self.describe(step: index + 1, from: step.from, to: step.to, mapping: step.step.mapping, file: step.mappingFile, plan: plan))
             }
             print("migrated to \(path.destinationVersionName)")
         } catch let failure as CommandFailure {
@@ -90,8 +103,11 @@ struct MigrateCommand: ParsableCommand {
         }
     }
 
-    static func describe(step: Int, from: String, to: String, mapping: NSMappingModel, plan: SQLiteMigrationPlan) -> String {
-        var lines = ["step \(step): \(from) → \(to), inferred mapping, " + (plan.isInPlace ? "SQL in place" : "SQL with table copies")]
+    /// One step of the plan; `plan` nil for a step run object by object.
+    static func describe(step: Int, from: String, to: String, mapping: NSMappingModel, file: String?, plan: SQLiteMigrationPlan?) -> String {
+        let how = plan.map { $0.isInPlace ? "SQL in place" : "SQL with table copies" }
+            ?? "object by object (\(mapping.entityMappings.count) entity mappings)"
+        var lines = ["step \(step): \(from) → \(to), " + (file.map { "mapping model \($0)" } ?? "inferred mapping") + ", " + how]
         let changed = mapping.entityMappings.filter { $0.mappingType != .copyEntityMappingType }.map { mapping -> String in
             switch mapping.mappingType {
             case .addEntityMappingType: return "+\(mapping.destinationEntityName ?? "?")"
@@ -102,10 +118,10 @@ struct MigrateCommand: ParsableCommand {
             }
         }
         lines.append("  entities changed: " + (changed.isEmpty ? "none" : changed.joined(separator: ", ")))
-        for table in plan.tables where table.method != .unchanged {
+        for table in plan?.tables ?? [] where table.method != .unchanged {
             lines.append("  \(table.table): \(table.method.rawValue)" + (table.notes.isEmpty ? "" : " (\(table.notes.joined(separator: ", ")))"))
         }
-        for table in plan.droppedTables { lines.append("  \(table): dropped") }
+        for table in plan?.droppedTables ?? [] { lines.append("  \(table): dropped") }
         return lines.joined(separator: "\n")
     }
 

@@ -11,6 +11,7 @@ struct Report: Codable {
     var scaling: [ScalingResult]
     var memory: ResidentMemory.Result?
     var browser: BrowserScrolling.Result?
+    var migrationMemory: MigrationMemory.Result?
     var pending: [String]
 
     struct Machine: Codable {
