@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase",
-                                                                 "Predicates", "UndoManagement"], swiftSettings: strictSettings),
+                                                                 "Predicates", "UndoManagement", "PropertyListCoding"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
         .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "StoreAccess", "TerminalUI", "TerminalText", "CoreDataObjectGraph",
