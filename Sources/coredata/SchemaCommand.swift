@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
+import StoreAccess
 
 /// `coredata schema STORE|MODEL`: entities with their hashes and row counts, attributes, relationships, and for a
 /// store its metadata and whether the model's hashes match it.
@@ -25,6 +26,9 @@ struct SchemaCommand: ParsableCommand {
     @Option(name: .long, help: "A model to use for the store instead of the one it carries.")
     var model: String?
 
+    @Option(name: .long, help: "The store type: sqlite, xml, binary, memory or a registered custom type; detected from the file when not given.")
+    var type: String?
+
     @Option(name: .long, help: "Output format: text or json.")
     var format: Format = .text
 
@@ -32,7 +36,13 @@ struct SchemaCommand: ParsableCommand {
 
     func run() throws {
         global.apply()
-        let report = try SchemaReportBuilder.build(sourcePath: source, modelPath: model)
+        let kind: StoreKind?
+        do {
+            kind = try type.map(StoreKind.init(typeName:))
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+        let report = try SchemaReportBuilder.build(sourcePath: source, modelPath: model, kind: kind)
         switch format {
         case .text: print(SchemaTextRenderer.render(report), terminator: "")
         case .json: print(try SchemaJSONRenderer.render(report))
