@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONDirectoryStore
 import StoreAccess
 
 /// `coredata`: browse, query and fix Core Data stores in a terminal.
@@ -18,6 +19,8 @@ struct CoreDataCommand: ParsableCommand {
         defaultSubcommand: BrowseCommand.self)
 
     static func main() {
+        // The example custom store (Examples/JSONDirectoryStore): `--type jsondirectory` opens one.
+        JSONDirectoryStore.register()
         do {
             try RegularExpressionEnvironment.apply()
             var command = try parseAsRoot()
