@@ -28,10 +28,11 @@ struct AtomicStoreEndToEndTests {
         // The entity list counts every entity through the store (no SQL): Recipe has 200 objects.
         screen = try pane.waitUntil("the entity counts") { pane.entityCount("Recipe", in: $0) == "200" }
 
+        // The detail pane lists the model file's properties in its order: name, region, recipes.
         try pane.press("Enter")
         try pane.waitFor("field 1 of 3")
-        try pane.press("j", "j")
-        try pane.waitFor("field 3 of 3")
+        try pane.press("j")
+        try pane.waitFor("field 2 of 3")
         try pane.press("e")
         try pane.waitUntil("the edit prompt") { $0.last { !$0.isEmpty } == "region = \(original)" }
         try pane.press("C-u")
