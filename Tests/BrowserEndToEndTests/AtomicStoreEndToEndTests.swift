@@ -48,6 +48,16 @@ struct AtomicStoreEndToEndTests {
         try pane.press("y")
         screen = try pane.waitFor("written to Recipes.xml")
         #expect(try region() == "Atlantis")
+
+        // Describe and frequency run through fetches on a store that is not SQLite.
+        try pane.press("D")
+        screen = try pane.waitFor("Describe Cuisine")
+        #expect(screen.contains { $0.contains(try! Regex("name +String +20 +0 +20 ")) }, "\(screen)")
+        try pane.press("Escape")
+        try pane.press("l", "F")
+        screen = try pane.waitFor("Frequency of ")
+        #expect(screen.contains { $0.contains("20 objects") }, "\(screen)")
+        try pane.press("Escape")
         try pane.press("q")
         #expect(try pane.exitStatus() == 0)
         try pane.expectSaneTerminal()

@@ -90,6 +90,9 @@ package final class BackgroundCounter: Sendable {
         return ticket
     }
 
+    /// Whether the counter reads an SQLite file (so `rows(of:)` answers), rather than counting through a context.
+    package var runsSQL: Bool { connection != nil }
+
     /// Whether any job has not finished yet.
     package var isBusy: Bool { state.withLock { !$0.running.isEmpty } }
 
