@@ -212,6 +212,25 @@ struct AtomicFileStoreTests {
         #expect(container.persistentStoreCoordinator.persistentStores.first?.type == type)
     }
 
+    @Test(arguments: fileTypes)
+    func destroyRemovesTheStoreAndRefusesAFileOfAnotherKind(type: String) throws {
+        let directory = try TemporaryDirectory.make()
+        let url = directory.appendingPathComponent("people.store")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model())
+        try coordinator.addPersistentStore(ofType: type, at: url)
+        try Self.fill(Self.context(coordinator))
+        let document = directory.appendingPathComponent("notes.txt")
+        try Data("my notes".utf8).write(to: document)
+        let error = try #require(throws: CoreDataError.self) { try coordinator.destroyPersistentStore(at: document, ofType: type) }
+        #expect(error.message.hasPrefix("\(document.path): is not a"), "\(error.message)")
+        #expect(FileManager.default.fileExists(atPath: document.path))
+        let other = type == NSXMLStoreType ? NSBinaryStoreType : NSXMLStoreType
+        #expect(throws: CoreDataError.self) { try coordinator.destroyPersistentStore(at: url, ofType: other) }
+        try coordinator.destroyPersistentStore(at: url, ofType: type)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(coordinator.persistentStores.isEmpty)
+    }
+
     @Test func aReadOnlyStoreIsNeverCreated() throws {
         let url = try TemporaryDirectory.make().appendingPathComponent("missing.xml")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model())

@@ -41,6 +41,17 @@ enum AtomicFileFormat {
         }
     }
 
+    /// Refuses a file at `url` whose first bytes are not a store of this format (nothing there passes).
+    func checkIsStore(at url: URL, storeType: String, action: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
+        let found = isDirectory.boolValue ? nil : try NSPersistentStoreCoordinator.storeType(ofFileAt: url)
+        guard found == storeType else {
+            throw CoreDataError(.persistentStoreOperation, "\(url.path): is not \(self == .xml ? "an XML" : "a binary") store "
+                                + "(\(found.map { "its content is a \($0) store" } ?? "its content is no store")); nothing was \(action)")
+        }
+    }
+
     /// The metadata of the store file at `url`, as Apple's dictionaries hold it.
     func readMetadata(at url: URL) throws -> [String: Any] {
         let data = try Self.read(url)

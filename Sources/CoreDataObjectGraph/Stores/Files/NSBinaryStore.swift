@@ -44,6 +44,12 @@ public final class NSBinaryStore: NSAtomicStore, @unchecked Sendable {
         try AtomicFileFormat.binary.readMetadata(at: url)
     }
 
+    /// Removes the store file; a file that is not a binary store is refused, so a wrong URL never deletes a document.
+    override class func destroyStore(at url: URL, options: [String: Any]) throws {
+        try AtomicFileFormat.binary.checkIsStore(at: url, storeType: storeType, action: "destroyed")
+        try super.destroyStore(at: url, options: options)
+    }
+
     /// Replaces the metadata of the binary store at `url`: the whole file is written again, atomically.
     public override class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
         try AtomicFileFormat.binary.writeMetadata(metadata, at: url, storeType: storeType)

@@ -45,6 +45,12 @@ public final class NSXMLStore: NSAtomicStore, @unchecked Sendable {
         try AtomicFileFormat.xml.readMetadata(at: url)
     }
 
+    /// Removes the store file; a file that is not a xml store is refused, so a wrong URL never deletes a document.
+    override class func destroyStore(at url: URL, options: [String: Any]) throws {
+        try AtomicFileFormat.xml.checkIsStore(at: url, storeType: storeType, action: "destroyed")
+        try super.destroyStore(at: url, options: options)
+    }
+
     /// Replaces the metadata of the xml store at `url`: the whole file is written again, atomically.
     public override class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
         try AtomicFileFormat.xml.writeMetadata(metadata, at: url, storeType: storeType)
