@@ -12,7 +12,8 @@ struct SchemaCommand: ParsableCommand {
         abstract: "Show the entities, attributes and relationships of a store or a model.",
         discussion: """
             SOURCE is a Core Data SQLite store (its model is read from the store's model cache, or inferred from \
-            its tables), an Xcode model (.xcdatamodeld, .xcdatamodel, contents) or a compiled model (.momd, .mom). \
+            its tables), an XML or binary store (with --model; an XML store's model is otherwise inferred from the \
+            file), an Xcode model (.xcdatamodeld, .xcdatamodel, contents) or a compiled model (.momd, .mom). \
             The JSON format is stable and documented in docs/SCHEMA-JSON.md.
             """)
 
@@ -20,7 +21,7 @@ struct SchemaCommand: ParsableCommand {
         case text, json
     }
 
-    @Argument(help: "A store (.sqlite) or a model (.xcdatamodeld, .xcdatamodel, .momd, .mom).")
+    @Argument(help: "A store (.sqlite, XML or binary) or a model (.xcdatamodeld, .xcdatamodel, .momd, .mom).")
     var source: String
 
     @Option(name: .long, help: "A model to use for the store instead of the one it carries.")

@@ -15,7 +15,7 @@ struct BrowseCommand: ParsableCommand {
             filters are kept in $XDG_STATE_HOME/coredata (default ~/.local/state/coredata).
             """)
 
-    @Argument(help: ArgumentHelp("The store (.sqlite). Without one, the Recipes sample store.", valueName: "store"))
+    @Argument(help: ArgumentHelp("The store (.sqlite, XML or binary). Without one, the Recipes sample store.", valueName: "store"))
     var store: String?
 
     @Option(name: .long, help: ArgumentHelp("The entity whose table opens first.", valueName: "entity"))
