@@ -87,9 +87,11 @@ enum AtomicFileFormat {
 
 extension NSAtomicStore {
     /// Loads the store file at ``NSPersistentStore/url`` in `format`, or creates it (and its directory) with the
-    /// model's metadata when nothing is there. The metadata is read and checked against the model before any object,
-    /// so a store of another model version is refused with Core Data's version-skew error (134100) rather than with
-    /// what the first unknown property would say. Returns the file's reference mark, above which new objects number.
+    /// model's metadata when nothing is there. The metadata is checked against the model before any node is made, and
+    /// when the objects cannot be read with the model, the metadata alone is read to tell whether the store is of
+    /// another model version: either way a store of another version is refused with Core Data's version-skew error
+    /// (134100) rather than with what the first unknown property would say. Returns the file's reference mark, above
+    /// which new objects number.
     func loadStoreFile(_ format: AtomicFileFormat) throws -> Int64 {
         guard let url else { throw CoreDataError(.persistentStoreOpen, "\(format.name) stores need a file URL") }
         guard let model = persistentStoreCoordinator?.managedObjectModel else {
@@ -103,12 +105,17 @@ extension NSAtomicStore {
         let data = try AtomicFileFormat.read(url)
         let contents: StoreFileContents
         do {
-            metadata = try format.metadata(of: data, file: path).mapValues(\.foundationValue)
-            try checkVersionHashes(model: model, path: path)
+            // One pass over the file: the metadata comes with the objects (reading it first would parse XML twice).
             contents = try format.decode(data, model: model, file: path)
-        } catch let error as StoreFileError {
+        } catch {
+            if let header = try? format.metadata(of: data, file: path) {
+                metadata = header.mapValues(\.foundationValue)
+                try checkVersionHashes(model: model, path: path)
+            }
             throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
         }
+        metadata = contents.metadata.mapValues(\.foundationValue)
+        try checkVersionHashes(model: model, path: path)
         addCacheNodes(Set(makeNodes(for: contents.objects)))
         return contents.referenceHighWaterMark
     }
