@@ -91,7 +91,7 @@ let package = Package(
             name: "coredata",
             dependencies: [
                 "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "KeyValueCoding", "Predicates", "SQLiteDatabase",
-                "StoreAccess", "StoreBrowser", "TerminalUI", "TerminalText",
+                "StoreAccess", "StoreBrowser", "TerminalUI", "TerminalText", "JSONDirectoryStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -106,6 +106,10 @@ let package = Package(
         // A Core Data program written for Apple's platforms (docs/PORTING.md), run and checked by ExampleProgramTests.
         .executableTarget(name: "core-data-example", dependencies: ["OpenCoreData"], path: "Examples/NotesExample",
                           resources: [.copy("Notes.xcdatamodeld")], swiftSettings: strictSettings),
+
+        // A custom atomic store written against the public API only (a guide to NSAtomicStore): a directory of JSON
+        // files, one per entity. `coredata` registers it, so `--type jsondirectory` opens one.
+        .target(name: "JSONDirectoryStore", dependencies: ["OpenCoreData"], path: "Examples/JSONDirectoryStore", swiftSettings: strictSettings),
 
         // A scrolling list on the real terminal, driven by the tmux end-to-end test.
         .executableTarget(name: "terminal-demo", dependencies: ["TerminalUI", "TerminalText"], swiftSettings: strictSettings),
@@ -130,6 +134,8 @@ let package = Package(
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase", "PropertyListCoding",
                                                                  "Predicates", "UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
+        .testTarget(name: "JSONDirectoryStoreTests", dependencies: ["JSONDirectoryStore", "OpenCoreData", "CoreDataTestSupport"],
+                    swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
         .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "StoreAccess", "TerminalUI", "TerminalText", "CoreDataObjectGraph",
                                                           "CoreDataModel", "Predicates", "CoreDataTestSupport", "SQLiteDatabase"],

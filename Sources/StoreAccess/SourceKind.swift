@@ -1,3 +1,4 @@
+import CoreDataObjectGraph
 import Foundation
 
 /// Whether a path is a store or a model, by what it is rather than only by its name.
@@ -16,6 +17,8 @@ package enum SourceKind: Equatable {
         if stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             throw StoreAccessError("\(url.path): is \(Self.describeFileType(info.st_mode & S_IFMT)), not a file; a store is a .sqlite file")
         }
+        // An XML or binary store, whatever its name (an Xcode mapping model is an XML store called xcmapping.xml).
+        if let type = try? NSPersistentStoreCoordinator.storeType(ofFileAt: url), type != NSSQLiteStoreType { return .store }
         if ["xcdatamodel", "xcdatamodeld", "mom", "momd", "xml"].contains(url.pathExtension) || url.lastPathComponent == "contents" {
             return .model
         }

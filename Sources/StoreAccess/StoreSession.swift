@@ -13,16 +13,52 @@ package struct StoreSession {
     package let context: NSManagedObjectContext
     /// Set when opening rolled back an interrupted save's journal: one line for the user (stderr, message line).
     package let recoveryNote: String?
+    /// The type of the store file (`NSSQLiteStoreType`, `NSXMLStoreType`, …), given or detected; an in-memory copy
+    /// (`--type memory`) keeps its file's type here.
+    package let storeType: String
 
-    package init(storePath givenPath: String, modelPath: String?, readOnly: Bool = true) throws {
-        let storePath = try SourceKind.storeFile(at: givenPath)
+    /// Opens the store at `givenPath` as `kind` (`--type`), or as the type its content shows when `kind` is nil.
+    package init(storePath givenPath: String, modelPath: String?, readOnly: Bool = true, kind: StoreKind? = nil) throws {
+        let given: String? = if case .file(let type)? = kind { type } else { nil }
+        // A custom store may be a directory: only the built-in file types are looked into.
+        let storePath = given.map(StoreKind.isFileType) == false ? givenPath : try SourceKind.storeFile(at: givenPath)
         let url = URL(fileURLWithPath: storePath)
-        guard try SourceKind.detect(url) == .store else {
-            throw StoreAccessError("\(storePath) is a model, not a store; commands that read objects need a .sqlite store")
+        if given.map(StoreKind.isFileType) != false {
+            guard try SourceKind.detect(url) == .store else {
+                throw StoreAccessError("\(storePath) is a model, not a store; commands that read objects need a store (.sqlite, XML or binary)")
+            }
         }
+        let storeType = try given ?? StoreKind.detectedType(at: storePath)
+        if kind == .memory, !readOnly {
+            throw StoreAccessError("--type memory: the objects would be edited in memory and lost; nothing was changed", isUsageError: true)
+        }
+        self.storeType = storeType
+        if storeType != NSSQLiteStoreType {
+            recoveryNote = nil
+            (model, coordinator) = try Self.openNonSQLite(url: url, storeType: storeType, modelPath: modelPath, readOnly: readOnly)
+        } else {
+            (model, coordinator, recoveryNote) = try Self.openSQLite(url: url, modelPath: modelPath, readOnly: readOnly)
+        }
+        if kind == .memory, let store = coordinator.persistentStores.first {
+            // Loaded into memory: the file stays as it was, whatever the session does.
+            do {
+                try coordinator.migratePersistentStore(store, to: URL(fileURLWithPath: "/dev/null"), withType: NSInMemoryStoreType)
+            } catch let error as CoreDataError {
+                throw StoreAccessError("\(storePath): cannot be loaded into memory: \(error.message)")
+            }
+        }
+        context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        path = storePath
+    }
+
+    private static func openSQLite(url: URL, modelPath: String?,
+                                   readOnly: Bool) throws -> (NSManagedObjectModel, NSPersistentStoreCoordinator, String?) {
+        let storePath = url.path
         let file = try SQLiteStoreFile(path: storePath)
-        recoveryNote = file.recoveryNote
+        let recoveryNote = file.recoveryNote
         var options: [String: Any] = [NSReadOnlyPersistentStoreOption: readOnly]
+        let model: NSManagedObjectModel
         if let modelPath {
             model = try ModelLoader.loadVersions(at: URL(fileURLWithPath: modelPath))
                 .version(matchingStoreHashes: file.metadata.versionHashes).model
@@ -35,15 +71,13 @@ package struct StoreSession {
             model = try ModelInference(store: file).infer().model
             options[NSIgnorePersistentStoreVersioningOption] = true
         }
-        coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: url, options: options)
         // Refused before anything is asked or changed: a store that cannot be written (see `writeRefusal`).
         if !readOnly, let refusal = store.writeRefusal {
             throw StoreAccessError("\(refusal): it cannot be edited", refusesWriting: true)
         }
-        context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        path = storePath
+        return (model, coordinator, recoveryNote)
     }
 
     /// The identifier of the store, as object URIs carry it.

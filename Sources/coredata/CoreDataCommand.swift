@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONDirectoryStore
 import StoreAccess
 
 /// `coredata`: browse, query and fix Core Data stores in a terminal.
@@ -14,10 +15,12 @@ struct CoreDataCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [BrowseCommand.self, SchemaCommand.self, QueryCommand.self, CountCommand.self, AggregateCommand.self, PredicateCommand.self,
                       CreateCommand.self, InsertCommand.self, SetCommand.self, DeleteCommand.self, SamplesCommand.self, MigrateCommand.self,
-                      DiffCommand.self],
+                      DiffCommand.self, ConvertCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     static func main() {
+        // The example custom store (Examples/JSONDirectoryStore): `--type jsondirectory` opens one.
+        JSONDirectoryStore.register()
         do {
             try RegularExpressionEnvironment.apply()
             var command = try parseAsRoot()

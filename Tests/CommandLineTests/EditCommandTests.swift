@@ -37,19 +37,14 @@ struct EditCommandTests {
         #expect(try rows(store, "PRAGMA integrity_check")[0] == [.text("ok")])
     }
 
-    @Test func createRefusesStoreTypesThatAreNotImplemented() throws {
+    @Test func createRefusesUnknownStoreTypesAndMemory() throws {
         let directory = try TemporaryDirectory.make()
         let model = Fixtures.projectRoot.appendingPathComponent("SampleStores/Recipes/Recipes.xcdatamodeld").path
-        for (type, name) in [("xml", "XML"), ("binary", "binary")] {
-            let store = directory.appendingPathComponent("R.\(type)").path
-            let result = try CommandRunner.run(["create", store, "--model", model, "--type", type])
-            #expect(result.status == 1, "a documented type that is not implemented is a runtime failure")
-            #expect(result.standardError == "coredata: error: --type \(type): \(name) stores are not implemented yet, only sqlite; nothing was created\n")
-            #expect(!FileManager.default.fileExists(atPath: store))
-        }
-        let unknown = try CommandRunner.run(["create", directory.appendingPathComponent("R.x").path, "--model", model, "--type", "json"])
+        let unknown = try CommandRunner.run(["create", directory.appendingPathComponent("R.x").path, "--model", model, "--type", "csv"])
         #expect(unknown.status == 2, "an unknown type is a usage error")
-        #expect(unknown.standardError.contains("json") && unknown.standardError.contains("--type"), "\(unknown.standardError)")
+        #expect(unknown.standardError.contains("csv") && unknown.standardError.contains("--type"), "\(unknown.standardError)")
+        let memory = try CommandRunner.run(["create", directory.appendingPathComponent("R.m").path, "--model", model, "--type", "memory"])
+        #expect(memory.status == 2 && memory.standardError.contains("keeps no file"), "\(memory.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         let sqlite = directory.appendingPathComponent("R.sqlite").path
         #expect(try CommandRunner.run(["create", sqlite, "--model", model, "--type", "sqlite"]).status == 0)

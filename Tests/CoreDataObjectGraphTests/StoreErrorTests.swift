@@ -41,14 +41,16 @@ struct StoreErrorTests {
         }
     }
 
-    @Test(arguments: [(NSXMLStoreType, "XML"), (NSBinaryStoreType, "binary")])
-    func unimplementedStoreTypesAreRefusedByName(type: String, name: String) throws {
+    @Test(arguments: [(NSXMLStoreType, "byte 106: the XML is not valid UTF-8"), (NSBinaryStoreType, "byte 0")])
+    func anSQLiteFileOpenedAsAnAtomicStoreIsRefusedNamingTheFileAndThePlace(type: String, place: String) throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let before = try Data(contentsOf: url)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let error = try #require(throws: CoreDataError.self) { try coordinator.addPersistentStore(ofType: type, at: url) }
-        #expect(error.code == .persistentStoreInvalidType)
-        #expect(error.message.contains("\(name) stores (type \"\(type)\") are not implemented yet"), "\(error.message)")
+        #expect(error.code == .persistentStoreOpen)
+        #expect(error.message.hasPrefix("\(url.path): \(place)"), "\(error.message)")
         #expect(coordinator.persistentStores.isEmpty)
+        #expect(try Data(contentsOf: url) == before)
     }
 
     @Test func lockedStoreWaitsThenFails() throws {

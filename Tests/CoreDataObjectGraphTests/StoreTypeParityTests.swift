@@ -8,10 +8,10 @@ import Testing
 import UndoManagement
 
 /// The store-agnostic tests of fetching and saving, run against every store type that answers through the store
-/// interface: the SQLite store, and the in-memory store (its objects migrated from the same SQLite store, so both hold
-/// the same objects). Expectations come from SQL on the SQLite file, and name objects by their names, not their keys.
+/// interface: the SQLite store, and the in-memory, XML and binary stores (their objects migrated from the same SQLite
+/// store, so all hold the same objects). Expectations come from SQL on the SQLite file, and name objects by their names, not their keys.
 struct StoreTypeParityTests {
-    static let storeTypes = [NSSQLiteStoreType, NSInMemoryStoreType]
+    static let storeTypes = [NSSQLiteStoreType, NSInMemoryStoreType, NSXMLStoreType, NSBinaryStoreType]
 
     /// The Recipes sample on a store of `type`, and the SQLite file it was made from (unchanged for in-memory stores).
     struct RecipesStack {
@@ -25,10 +25,10 @@ struct StoreTypeParityTests {
             sqliteURL = url
             coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
             var store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, at: url)
-            if type == NSInMemoryStoreType {
-                // The SQLite file keeps its rows: SQL on it states what the in-memory copy must answer.
-                let scratch = try TemporaryDirectory.make().appendingPathComponent("memory")
-                store = try coordinator.migratePersistentStore(store, to: scratch, withType: NSInMemoryStoreType)
+            if type != NSSQLiteStoreType {
+                // The SQLite file keeps its rows: SQL on it states what the copy must answer.
+                let scratch = try TemporaryDirectory.make().appendingPathComponent("store.\(type)")
+                store = try coordinator.migratePersistentStore(store, to: scratch, withType: type)
             }
             self.store = store
             context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

@@ -122,7 +122,8 @@ extension NSPersistentStoreCoordinator {
         let scratch = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
         let destination = try scratch.addPersistentStore(ofType: storeType, configurationName: store.configurationName, at: url, options: options)
         do {
-            try StoreCopier(source: self, sourceStore: store, destination: scratch).copyObjects()
+            try StoreCopier(source: self, sourceStore: store, destination: scratch,
+                            progress: options?[OCDMigrationProgressOption] as? (Int, Int) -> Void).copyObjects()
             // The app's keys come along; what describes the file and its model is the new store's own.
             var metadata = destination.metadata
             for (key, value) in store.metadata where !StoreMetadataValues.storeDescribingKeys.contains(key) {
@@ -137,8 +138,17 @@ extension NSPersistentStoreCoordinator {
                 try remove(store)
                 return destination
             }
-            try scratch.remove(destination)
-            try destinationClass.setMetadata(complete, forPersistentStoreAt: url)
+            if let atomic = destination as? NSAtomicStore {
+                // An atomic store writes its metadata with its objects: one more write of the whole file, by the store.
+                try scratch.withLock {
+                    atomic.metadata = complete
+                    try atomic.save()
+                }
+                try scratch.remove(destination)
+            } else {
+                try scratch.remove(destination)
+                try destinationClass.setMetadata(complete, forPersistentStoreAt: url)
+            }
         } catch {
             try? scratch.remove(destination)
             try? destinationClass.destroyStore(at: url, options: [:])
@@ -149,6 +159,10 @@ extension NSPersistentStoreCoordinator {
         return added
     }
 }
+
+/// An OpenCoreData option of `migratePersistentStore(_:to:options:withType:)`: a `(Int, Int) -> Void` closure told
+/// (work done, work in all) as objects are read and written, for a progress bar.
+public let OCDMigrationProgressOption = "OCDMigrationProgressOption"
 
 /// Apple's Swift store types (`NSPersistentStore.StoreType`), for the typed spellings of the coordinator's methods.
 extension NSPersistentStore {

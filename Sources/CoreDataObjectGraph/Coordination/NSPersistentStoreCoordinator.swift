@@ -15,7 +15,8 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     private let slotsByEntity = Mutex<[ObjectIdentifier: PropertySlots]>([:])
 
     private static let registry = Mutex<[String: NSPersistentStore.Type]>([
-        NSSQLiteStoreType: NSSQLiteStore.self, NSInMemoryStoreType: NSInMemoryStore.self,
+        NSSQLiteStoreType: NSSQLiteStore.self, NSInMemoryStoreType: NSInMemoryStore.self, NSXMLStoreType: NSXMLStore.self,
+        NSBinaryStoreType: NSBinaryStore.self,
     ])
 
     public init(managedObjectModel model: NSManagedObjectModel, rowCacheCapacity: Int = 50_000) {
@@ -34,10 +35,6 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     /// The store class registered for `storeType`, or an error naming the type and the known ones.
     static func storeClass(for storeType: String) throws -> NSPersistentStore.Type {
         if let storeClass = registry.withLock({ $0[storeType] }) { return storeClass }
-        if let name = unimplementedStoreTypes[storeType] {
-            throw CoreDataError(.persistentStoreInvalidType,
-                                "\(name) stores (type \"\(storeType)\") are not implemented yet; \(NSSQLiteStoreType) and \(NSInMemoryStoreType) stores are")
-        }
         throw CoreDataError(.persistentStoreInvalidType, "unknown store type \"\(storeType)\"; known: \(registeredStoreTypes.keys.sorted().joined(separator: ", "))")
     }
 

@@ -8,6 +8,8 @@ struct StoreCopier {
     let source: NSPersistentStoreCoordinator
     let sourceStore: NSPersistentStore
     let destination: NSPersistentStoreCoordinator
+    /// Told (objects done, objects in all) as objects are read, then as they are written (each counts twice).
+    var progress: ((Int, Int) -> Void)?
 
     func copyObjects() throws {
         let entities = source.managedObjectModel.entities(forConfigurationName: sourceStore.configurationName).filter { !$0.isAbstract }
@@ -23,10 +25,13 @@ struct StoreCopier {
         let records = try reader.performAndWait { try readRecords(of: entities, in: reader) }
         let writer = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         writer.persistentStoreCoordinator = destination
+        let total = 2 * records.count + 1
+        progress?(records.count, total)
         try writer.performAndWait {
             var copies: [NSManagedObjectID: NSManagedObject] = [:]
             copies.reserveCapacity(records.count)
-            for record in records {
+            for (index, record) in records.enumerated() {
+                if index % 1024 == 0 { progress?(records.count + index, total) }
                 let copy = NSEntityDescription.insertNewObject(forEntityName: record.entity.name, into: writer)
                 for (name, value) in record.attributes { copy.setPropertyValue(value, forKey: name) }
                 copies[record.id] = copy
@@ -39,6 +44,7 @@ struct StoreCopier {
             }
             try writer.save()
         }
+        progress?(total, total)
     }
 
     /// One object as read from the source: its ID, stored attribute values, and the IDs each relationship set from its

@@ -18,6 +18,11 @@ enum KnownModels {
         }
     }
 
+    /// The models of this program still alive, the most recently used last.
+    static var allModels: [NSManagedObjectModel] {
+        models.withLock { list in list.compactMap(\.model) }
+    }
+
     /// The entity called `name` in the most recently used model that has one.
     static func entity(named name: String) -> NSEntityDescription? {
         models.withLock { list in list.reversed().lazy.compactMap { $0.model?.entitiesByName[name] }.first }

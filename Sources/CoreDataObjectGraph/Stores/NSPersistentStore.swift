@@ -107,12 +107,9 @@ open class NSPersistentStore: @unchecked Sendable {
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
 /// Store types by their registry names.
 public let NSSQLiteStoreType = "SQLite"
-/// Apple's XML store type. Not implemented yet: adding a store of this type throws `.persistentStoreInvalidType`.
+/// Apple's XML store type (``NSXMLStore``): every object in one XML file, read at once and written atomically.
 public let NSXMLStoreType = "XML"
-/// Apple's binary store type. Not implemented yet: adding a store of this type throws `.persistentStoreInvalidType`.
+/// Apple's binary store type (``NSBinaryStore``): every object in one binary file, read at once and written atomically.
 public let NSBinaryStoreType = "Binary"
 /// Apple's in-memory store type (``NSInMemoryStore``): objects live in memory only, as long as the store is added.
 public let NSInMemoryStoreType = "InMemory"
-
-/// Apple's store types that OpenCoreData does not implement yet, with their names for messages.
-let unimplementedStoreTypes = [NSXMLStoreType: "XML", NSBinaryStoreType: "binary"]

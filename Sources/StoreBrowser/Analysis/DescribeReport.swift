@@ -77,7 +77,7 @@ struct DescribeReport {
         return lines
     }
 
-    private static func hasOrder(_ type: NSAttributeType) -> Bool {
+    static func hasOrder(_ type: NSAttributeType) -> Bool {
         switch type {
         case .binaryDataAttributeType, .transformableAttributeType, .UUIDAttributeType, .objectIDAttributeType,
              .compositeAttributeType, .undefinedAttributeType:

@@ -285,7 +285,9 @@ extension StoreBrowserApp {
     }
 
     func showDescription() throws {
-        let report = try DescribeReport(query: table.query, model: session.model, counter: session.counter)
+        // SQL in one scan on an SQLite store; through fetches on any other store.
+        let report = session.counter.runsSQL ? try DescribeReport(query: table.query, model: session.model, counter: session.counter)
+            : try DescribeReport(query: table.query, context: session.context)
         overlay = .text(title: "Describe \(table.query.title)", lines: report.lines(), scroll: 0)
     }
 

@@ -1,9 +1,11 @@
 import CoreDataModel
+import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Dispatch
 import Foundation
 import Predicates
 import SQLiteDatabase
+import StoreAccess
 import Synchronization
 
 /// Counts that may take time (a whole entity, a predicate over an unindexed column) run here, on a read-only
@@ -11,7 +13,9 @@ import Synchronization
 /// up by the browser's tick; `cancelAll()` interrupts the statement running now.
 ///
 /// The connection is confined to `queue`; the only cross-thread calls are `interrupt()` on its `Sendable` handle
-/// and the result mailbox behind a mutex.
+/// and the result mailbox behind a mutex. A store that is not SQLite (XML, binary, a custom atomic store) holds its
+/// objects in memory: it is counted through a context of its own on the same coordinator, which cannot be
+/// interrupted, and SQL analyses are refused.
 package final class BackgroundCounter: Sendable {
     /// What a count request asks for.
     package enum Job: Sendable {
@@ -37,8 +41,10 @@ package final class BackgroundCounter: Sendable {
     }
 
     private let queue = DispatchQueue(label: "OpenCoreData.StoreBrowser.BackgroundCounter")
-    private let connection: ConfinedConnection
-    private let interruptHandle: InterruptHandle
+    /// The SQLite store's second connection; nil for other stores, counted through `objects`.
+    private let connection: ConfinedConnection?
+    private let interruptHandle: InterruptHandle?
+    private let objects: ConfinedContext?
     private let compiler: PredicateSQLCompiler
     private let state = Mutex(State())
 
@@ -49,7 +55,18 @@ package final class BackgroundCounter: Sendable {
         try DerivedAttributeFunctions.register(on: file.connection)
         connection = ConfinedConnection(file: file)
         interruptHandle = file.connection.interruptHandle
+        objects = nil
         compiler = PredicateSQLCompiler(model: model)
+    }
+
+    /// Counts the objects of a store that is not SQLite through a context of its own on `coordinator`.
+    package init(coordinator: NSPersistentStoreCoordinator) {
+        connection = nil
+        interruptHandle = nil
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        objects = ConfinedContext(context: context)
+        compiler = PredicateSQLCompiler(model: coordinator.managedObjectModel)
     }
 
     /// Starts `job` and returns its ticket; its outcome arrives in `takeFinished()`.
@@ -73,6 +90,9 @@ package final class BackgroundCounter: Sendable {
         return ticket
     }
 
+    /// Whether the counter reads an SQLite file (so `rows(of:)` answers), rather than counting through a context.
+    package var runsSQL: Bool { connection != nil }
+
     /// Whether any job has not finished yet.
     package var isBusy: Bool { state.withLock { !$0.running.isEmpty } }
 
@@ -87,7 +107,7 @@ package final class BackgroundCounter: Sendable {
     /// Cancels every queued job and interrupts the one running now.
     package func cancelAll() {
         state.withLock { $0.generation += 1 }
-        interruptHandle.interrupt()
+        interruptHandle?.interrupt()
     }
 
     /// Waits until every job started so far has finished (tests and orderly shutdown).
@@ -98,7 +118,10 @@ package final class BackgroundCounter: Sendable {
     /// Runs a read-only query on the counter's connection and waits for its rows (after any count already
     /// queued). Analyses that scan the whole entity (describe) use it, so they never hold the browser's store.
     package func rows(of query: SQLQuery) throws -> [[SQLiteValue]] {
-        try queue.sync {
+        guard let connection else {
+            throw StoreAccessError("this analysis runs SQL, and the store is not an SQLite store")
+        }
+        return try queue.sync {
             try connection.file.connection.query(query.sql, arguments: query.bindings)
         }
     }
@@ -107,9 +130,11 @@ package final class BackgroundCounter: Sendable {
 
     private func run(_ job: Job) -> Outcome {
         do {
+            if let objects { return try objects.run(job) }
+            guard let connection else { return .failed("no store") }
             switch job {
             case .entityCounts:
-                return .entityCounts(try entityCounts())
+                return .entityCounts(try entityCounts(connection))
             case .objects(let entity, let predicate):
                 let query = try compiler.fetch(entityName: entity, predicate: predicate, selection: .count)
                 let value = try connection.file.connection.scalar(query.sql, arguments: query.bindings)
@@ -120,7 +145,7 @@ package final class BackgroundCounter: Sendable {
         }
     }
 
-    private func entityCounts() throws -> [String: Int] {
+    private func entityCounts(_ connection: ConfinedConnection) throws -> [String: Int] {
         let byNumber = try connection.file.rowCountsByEntityNumber(layout: compiler.layout)
         var counts: [String: Int] = [:]
         for entity in compiler.model.entities {
@@ -138,4 +163,27 @@ package final class BackgroundCounter: Sendable {
 private final class ConfinedConnection: @unchecked Sendable {
     let file: SQLiteStoreFile
     init(file: SQLiteStoreFile) { self.file = file }
+}
+
+/// The counter's context for stores that are not SQLite, used only on the counter's queue.
+private final class ConfinedContext: @unchecked Sendable {
+    let context: NSManagedObjectContext
+    init(context: NSManagedObjectContext) { self.context = context }
+
+    func run(_ job: BackgroundCounter.Job) throws -> BackgroundCounter.Outcome {
+        try context.performAndWait {
+            switch job {
+            case .entityCounts:
+                var counts: [String: Int] = [:]
+                for entity in context.persistentStoreCoordinator?.managedObjectModel.entities ?? [] {
+                    counts[entity.name] = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.name))
+                }
+                return .entityCounts(counts)
+            case .objects(let entity, let predicate):
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+                request.predicate = predicate.map { Predicates.NSPredicate(predicateNode: $0) }
+                return .count(try context.count(for: request))
+            }
+        }
+    }
 }

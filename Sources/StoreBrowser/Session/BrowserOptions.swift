@@ -1,4 +1,5 @@
 import Foundation
+import StoreAccess
 
 /// How the browser is opened: `coredata [browse] STORE [--entity E] [--predicate P] [--model M] [--edit]`.
 public struct BrowserOptions: Sendable, Equatable {
@@ -16,10 +17,13 @@ public struct BrowserOptions: Sendable, Equatable {
     package var refreshesAutomatically: Bool
     /// Objects loaded per batch of the table's batch-faulting array.
     package var batchSize: Int
+    /// The store type given with `--type`; nil detects it from the file.
+    package var storeKind: StoreKind?
 
     public init(storePath: String, modelPath: String? = nil, entityName: String? = nil, predicateFormat: String? = nil,
                 allowsEditing: Bool = false, stateDirectory: String? = nil, refreshesAutomatically: Bool = false,
                 batchSize: Int = 100) {
+        self.storeKind = nil
         self.storePath = storePath
         self.modelPath = modelPath
         self.entityName = entityName

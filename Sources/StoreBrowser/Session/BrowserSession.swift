@@ -33,20 +33,26 @@ public final class BrowserSession {
         self.options = options
         do {
             self.store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath,
-                                          readOnly: !options.allowsEditing)
+                                          readOnly: !options.allowsEditing, kind: options.storeKind)
             self.isEditable = options.allowsEditing
             self.editRefusal = nil
         } catch let error as StoreAccessError where error.refusesWriting {
             // As Apple's Core Data does with such a store: still readable, forced read-only.
-            self.store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath, readOnly: true)
+            self.store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath, readOnly: true, kind: options.storeKind)
             self.isEditable = false
             self.editRefusal = error.message.replacingOccurrences(of: ": it cannot be edited", with: ": opened read-only")
         }
         self.savedLabels = PerStoreSettings(directory: options.stateDirectory, file: "labels", storePath: store.path)
         self.savedColumns = PerStoreSettings(directory: options.stateDirectory, file: "columns", storePath: store.path)
         self.labels = ObjectLabel(overrides: savedLabels.values())
-        self.counter = try BackgroundCounter(storePath: options.storePath, model: store.model)
-        self.watcher = try? StoreChangeWatcher(storePath: options.storePath)
+        if store.storeType == NSSQLiteStoreType, options.storeKind != .memory {
+            self.counter = try BackgroundCounter(storePath: store.path, model: store.model)
+            self.watcher = try? StoreChangeWatcher(storePath: store.path)
+        } else {
+            // An atomic store's objects are in memory: counted there, and its file is read once (no change watching).
+            self.counter = BackgroundCounter(coordinator: store.coordinator)
+            self.watcher = nil
+        }
         configureContext()
         entityCountTicket = counter.start(.entityCounts)
     }
@@ -85,7 +91,7 @@ public final class BrowserSession {
     /// context is dropped: callers rebuild their tables, and must not hold unsaved changes.
     package func reopen(editable: Bool) throws {
         guard editable != isEditable else { return }
-        store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath, readOnly: !editable)
+        store = try StoreSession(storePath: options.storePath, modelPath: options.modelPath, readOnly: !editable, kind: options.storeKind)
         isEditable = editable
         configureContext()
     }

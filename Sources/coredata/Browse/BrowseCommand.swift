@@ -15,7 +15,7 @@ struct BrowseCommand: ParsableCommand {
             filters are kept in $XDG_STATE_HOME/coredata (default ~/.local/state/coredata).
             """)
 
-    @Argument(help: ArgumentHelp("The store (.sqlite). Without one, the Recipes sample store.", valueName: "store"))
+    @Argument(help: ArgumentHelp("The store (.sqlite, XML or binary). Without one, the Recipes sample store.", valueName: "store"))
     var store: String?
 
     @Option(name: .long, help: ArgumentHelp("The entity whose table opens first.", valueName: "entity"))
@@ -30,8 +30,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(name: .long, help: "Open the store for editing (read-only otherwise).")
     var edit = false
 
-    @Option(name: .long, help: ArgumentHelp("The store type; only sqlite is implemented.", valueName: "type"))
-    var type: String = "sqlite"
+    @Option(name: .long, help: ArgumentHelp("The store type: sqlite, xml, binary, memory (the file's objects in memory, never written back) "
+                                            + "or a registered custom type; detected from the file when not given.", valueName: "type"))
+    var type: String?
 
     @Flag(name: .customLong("auto-refresh"), help: "Re-fetch by itself when another process writes the store.")
     var autoRefresh = false
@@ -49,8 +50,12 @@ struct BrowseCommand: ParsableCommand {
         if let store, !store.contains("/"), !store.contains("."), !FileManager.default.fileExists(atPath: store) {
             throw ValidationError("'\(store)' is neither a command nor a store; coredata --help lists the commands")
         }
-        guard type == "sqlite" else {
-            throw ValidationError("--type \(type): only sqlite stores can be browsed (XML and binary stores are not implemented; see docs/DEVIATIONS.md)")
+        if let type {
+            do {
+                _ = try StoreKind(typeName: type)
+            } catch {
+                throw ValidationError("\(error)")
+            }
         }
     }
 
@@ -66,8 +71,16 @@ struct BrowseCommand: ParsableCommand {
             throw CommandFailure(wrapping: error)
         }
         let storePath: String
+        let kind: StoreKind?
         do {
-            storePath = try SourceKind.storeFile(at: store ?? Self.defaultSampleStore())
+            kind = try type.map(StoreKind.init(typeName:))
+            let given = try store ?? Self.defaultSampleStore()
+            // A custom store may be a directory of its own making: only the built-in file types are looked into.
+            if case .file(let storeType)? = kind, !StoreKind.isFileType(storeType) {
+                storePath = given
+            } else {
+                storePath = try SourceKind.storeFile(at: given)
+            }
         } catch {
             throw CommandFailure(wrapping: error)
         }
@@ -77,8 +90,9 @@ struct BrowseCommand: ParsableCommand {
             try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
         }
-        let options = BrowserOptions(storePath: storePath, modelPath: model, entityName: entity, predicateFormat: predicate,
+        var options = BrowserOptions(storePath: storePath, modelPath: model, entityName: entity, predicateFormat: predicate,
                                      allowsEditing: edit, stateDirectory: stateDirectory, refreshesAutomatically: autoRefresh)
+        options.storeKind = kind
         // Everything that can fail on the store fails here, before the screen changes, so the error stays readable.
         let session = try BrowserSession(options: options)
         let editor = try makeEditor(stateDirectory: stateDirectory)

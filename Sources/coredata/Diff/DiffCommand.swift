@@ -22,6 +22,8 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The first store (the old state).", completion: .file(extensions: ["sqlite"])) var first: String
     @Argument(help: "The second store (the new state).", completion: .file(extensions: ["sqlite"])) var second: String
     @Option(help: "A model to read both stores with instead of the ones they carry.") var model: String?
+    @Option(help: "The type of both stores: sqlite, xml, binary or a registered custom type; detected from each file when not given.")
+    var type: String?
     @Option(help: "Compare only this entity (repeatable).") var entity: [String] = []
     @Option(help: "Match objects by this attribute instead of the primary key, in the entities that have it.") var key: String?
     @Option(help: "Output format: table or json.") var format: DiffFormat = .table
@@ -39,9 +41,15 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         global.apply()
-        let old = try StoreSession(storePath: first, modelPath: model)
+        let kind: StoreKind?
+        do {
+            kind = try type.map(StoreKind.init(typeName:))
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+        let old = try StoreSession(storePath: first, modelPath: model, kind: kind)
         StoreNotes.report(old.recoveryNote)
-        let new = try StoreSession(storePath: second, modelPath: model)
+        let new = try StoreSession(storePath: second, modelPath: model, kind: kind)
         StoreNotes.report(new.recoveryNote)
         let differing = old.model.entities.map(\.name).filter { name in
             new.model.entitiesByName[name]?.versionHash != old.model.entitiesByName[name]?.versionHash

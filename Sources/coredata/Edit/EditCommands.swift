@@ -11,19 +11,35 @@ struct CreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create", abstract: "Create an empty store for a model, as Apple's Core Data would.")
 
-    @Argument(help: "The store to create (.sqlite); it must not exist.") var store: String
+    @Argument(help: "The store to create (.sqlite, or an XML or binary file); it must not exist.") var store: String
     @Option(help: "The model (.xcdatamodeld, .xcdatamodel, .momd, .mom).") var model: String
-    @Option(help: "The store type: sqlite, xml or binary (only sqlite is implemented yet).") var type: StoreTypeOption = .sqlite
+    @Option(help: "The store type: sqlite, xml, binary or a registered custom type.") var type: String = "sqlite"
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         global.apply()
-        guard type == .sqlite else {
-            throw CommandFailure("--type \(type.rawValue): \(type.name) stores are not implemented yet, only sqlite; nothing was created")
+        let kind: StoreKind
+        do {
+            kind = try StoreKind(typeName: type)
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+        guard case .file(let storeType) = kind else {
+            throw CommandFailure("--type memory: an in-memory store keeps no file, so there is nothing to create", exitStatus: ExitStatus.usageError)
         }
         let loaded = try ModelLoader.loadModel(at: URL(fileURLWithPath: model))
-        let uuid = try SQLiteStoreCreator.createStore(at: URL(fileURLWithPath: store), model: loaded)
-        print("created \(store) (UUID \(uuid)) with \(loaded.entities.count) entities")
+        let url = URL(fileURLWithPath: store)
+        if storeType == NSSQLiteStoreType {
+            let uuid = try SQLiteStoreCreator.createStore(at: url, model: loaded)
+            print("created \(store) (UUID \(uuid)) with \(loaded.entities.count) entities")
+            return
+        }
+        guard !FileManager.default.fileExists(atPath: store) else {
+            throw CommandFailure("\(store): already exists; refusing to overwrite it")
+        }
+        // Adding a store where nothing is creates it, with the model's metadata (Apple's coordinator does the same).
+        let created = try NSPersistentStoreCoordinator(managedObjectModel: loaded).addPersistentStore(ofType: storeType, at: url)
+        print("created \(store) (\(StoreKind.name(of: storeType)), UUID \(created.identifier)) with \(loaded.entities.count) entities")
     }
 }
 
@@ -148,20 +164,6 @@ enum EditRunner {
         } catch let error as CoreDataError {
             // Messages that already say so are not told twice.
             throw CommandFailure(error.message.hasSuffix("nothing was saved") ? error.message : "nothing was saved: \(error.message)")
-        }
-    }
-}
-
-/// The store types of `--type` (../shared/DESIGN.md §4). Any other value is a usage error; xml and binary parse,
-/// then fail at run time because those stores are not implemented yet (docs/DEVIATIONS.md).
-enum StoreTypeOption: String, CaseIterable, ExpressibleByArgument {
-    case sqlite, xml, binary
-
-    var name: String {
-        switch self {
-        case .sqlite: "SQLite"
-        case .xml: "XML"
-        case .binary: "binary"
         }
     }
 }

@@ -56,7 +56,9 @@ struct QueryCommand: ParsableCommand {
         request.fetchBatchSize = 500
         let writer = ResultWriter(columns: keyPaths, settings: output.settings)
         try session.context.performAndWait {
-            if let rows = DictionaryRows(keyPaths: keyPaths, entity: entityDescription, storeIdentifier: session.storeIdentifier,
+            // The SQL path reads the SQLite file (and checks dangling keys on it); other stores take the general one.
+            if session.coordinator.persistentStores.first?.type == NSSQLiteStoreType,
+               let rows = DictionaryRows(keyPaths: keyPaths, entity: entityDescription, storeIdentifier: session.storeIdentifier,
                                           storePath: session.path) {
                 try rows.forEachRow(request, context: session.context) { writer.write($0) }
             } else {

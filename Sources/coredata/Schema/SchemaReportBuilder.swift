@@ -1,15 +1,23 @@
 import CoreDataModel
+import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
 import StoreAccess
 
 /// Builds a `SchemaReport` from a model file or a store.
 enum SchemaReportBuilder {
-    static func build(sourcePath givenPath: String, modelPath: String?) throws -> SchemaReport {
+    static func build(sourcePath givenPath: String, modelPath: String?, kind: StoreKind? = nil) throws -> SchemaReport {
+        if case .file(let type)? = kind, !StoreKind.isFileType(type) {
+            return try atomicStoreReport(path: givenPath, modelPath: modelPath, kind: kind)
+        }
         // A directory holding one store stands for that store.
         let sourcePath = try SourceKind.storeFile(at: givenPath)
         let url = URL(fileURLWithPath: sourcePath)
         if try SourceKind.detect(url) == .store {
+            let isSQLite = try kind.map { $0 == .file(NSSQLiteStoreType) } ?? (StoreKind.detectedType(at: sourcePath) == NSSQLiteStoreType)
+            if !isSQLite {
+                return try atomicStoreReport(path: sourcePath, modelPath: modelPath, kind: kind)
+            }
             return try storeReport(url: url, modelPath: modelPath)
         }
         if modelPath != nil {

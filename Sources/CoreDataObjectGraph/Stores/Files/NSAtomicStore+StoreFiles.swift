@@ -1,0 +1,266 @@
+import AtomicStoreFormats
+import CoreDataModel
+import Foundation
+import PropertyListCoding
+
+/// The file formats of Apple's own atomic stores, as `NSXMLStore` and `NSBinaryStore` read and write them through the
+/// `AtomicStoreFormats` codecs.
+enum AtomicFileFormat {
+    case xml, binary
+
+    var name: String { self == .xml ? "XML" : "binary" }
+
+    func decode(_ data: Data, model: NSManagedObjectModel, file: String) throws(StoreFileError) -> StoreFileContents {
+        switch self {
+        case .xml: try XMLStoreFormat.decode(data, model: model, file: file)
+        case .binary: try BinaryStoreFormat.decode(data, model: model, file: file)
+        }
+    }
+
+    func metadata(of data: Data, file: String) throws(StoreFileError) -> [String: PropertyListValue] {
+        switch self {
+        case .xml: try XMLStoreFormat.metadata(of: data, file: file)
+        case .binary: try BinaryStoreFormat.metadata(of: data, file: file)
+        }
+    }
+
+    func encode(_ contents: StoreFileContents, model: NSManagedObjectModel) throws(StoreFileError) -> Data {
+        switch self {
+        case .xml: try XMLStoreFormat.encode(contents, model: model)
+        case .binary: try BinaryStoreFormat.encode(contents, model: model)
+        }
+    }
+
+    /// The file's bytes, or an error naming it.
+    static func read(_ url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "\(url.path): cannot be read (\(NSSQLiteStore.fileSystemReason(error)))",
+                                underlyingError: error)
+        }
+    }
+
+    /// Refuses a file at `url` whose first bytes are not a store of this format (nothing there passes).
+    func checkIsStore(at url: URL, storeType: String, action: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
+        let found = isDirectory.boolValue ? nil : try NSPersistentStoreCoordinator.storeType(ofFileAt: url)
+        guard found == storeType else {
+            throw CoreDataError(.persistentStoreOperation, "\(url.path): is not \(self == .xml ? "an XML" : "a binary") store "
+                                + "(\(found.map { "its content is a \($0) store" } ?? "its content is no store")); nothing was \(action)")
+        }
+    }
+
+    /// The metadata of the store file at `url`, as Apple's dictionaries hold it.
+    func readMetadata(at url: URL) throws -> [String: Any] {
+        let data = try Self.read(url)
+        do {
+            return try metadata(of: data, file: url.path).mapValues(\.foundationValue)
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
+        }
+    }
+
+    /// Replaces the metadata of the store file at `url` without a coordinator: the file is read with the model whose
+    /// version hashes it records (one a coordinator of this process uses) and written again, atomically.
+    func writeMetadata(_ metadata: [String: Any]?, at url: URL, storeType: String) throws {
+        let data = try Self.read(url)
+        let path = url.path
+        do {
+            let current = try self.metadata(of: data, file: path).mapValues(\.foundationValue)
+            let hashes = (current[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]).compactMapValues { $0 as? Data }
+            guard let model = KnownModels.model(withVersionHashes: hashes) else {
+                throw CoreDataError(.persistentStoreOperation,
+                                    "\(path): the metadata of a \(name) store is rewritten with the whole file, which needs the model that "
+                                        + "wrote it, and no coordinator of this program has it; add the store and use setMetadata(_:for:)")
+            }
+            var contents = try decode(data, model: model, file: path)
+            let complete = StoreMetadataValues.completed(metadata, storeType: storeType, current: current)
+            contents.metadata = try StoreMetadataValues.propertyList(complete, file: path)
+            try AtomicStoreFile.write(try encode(contents, model: model), to: url)
+        } catch let error as StoreFileError {
+            throw CoreDataError(.persistentStoreOperation, error.description, underlyingError: error)
+        }
+    }
+}
+
+extension NSAtomicStore {
+    /// Loads the store file at ``NSPersistentStore/url`` in `format`, or creates it (and its directory) with the
+    /// model's metadata when nothing is there. The metadata is checked against the model before any node is made, and
+    /// when the objects cannot be read with the model, the metadata alone is read to tell whether the store is of
+    /// another model version: either way a store of another version is refused with Core Data's version-skew error
+    /// (134100) rather than with what the first unknown property would say. Returns the file's reference mark, above
+    /// which new objects number.
+    func loadStoreFile(_ format: AtomicFileFormat) throws -> Int64 {
+        guard let url else { throw CoreDataError(.persistentStoreOpen, "\(format.name) stores need a file URL") }
+        guard let model = persistentStoreCoordinator?.managedObjectModel else {
+            throw CoreDataError(.persistentStoreOpen, "\(url.path): the store has no coordinator")
+        }
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            try createStoreFile(format, at: url, model: model)
+            return 0
+        }
+        let data = try AtomicFileFormat.read(url)
+        let contents: StoreFileContents
+        do {
+            // One pass over the file: the metadata comes with the objects (reading it first would parse XML twice).
+            contents = try format.decode(data, model: model, file: path)
+        } catch {
+            if let header = try? format.metadata(of: data, file: path) {
+                metadata = header.mapValues(\.foundationValue)
+                try checkVersionHashes(model: model, path: path)
+            }
+            throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
+        }
+        metadata = contents.metadata.mapValues(\.foundationValue)
+        try checkVersionHashes(model: model, path: path)
+        addCacheNodes(Set(makeNodes(for: contents.objects)))
+        return contents.referenceHighWaterMark
+    }
+
+    /// Refuses a store whose recorded entity hashes are not the model's (unless the options ignore versions).
+    private func checkVersionHashes(model: NSManagedObjectModel, path: String) throws {
+        guard let recorded = metadata[NSStoreModelVersionHashesKey] as? [String: Any],
+              (options[NSIgnorePersistentStoreVersioningOption] as? Bool) != true,
+              !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: metadata) else { return }
+        let difference = ModelDifference(storeHashes: recorded.compactMapValues { $0 as? Data }, storeModel: nil, model: model,
+                                         configuration: configurationName)
+        throw CoreDataError(
+            .persistentStoreIncompatibleVersionHash,
+            "\(path): the model is not the one that wrote this store: \(difference). Open it with the model version it was written "
+                + "with, or migrate it (coredata migrate, or coredata convert to SQLite and migrate that)")
+    }
+
+    /// A new, empty store file with the store's UUID and type and the model's version hashes.
+    private func createStoreFile(_ format: AtomicFileFormat, at url: URL, model: NSManagedObjectModel) throws {
+        if isReadOnly {
+            throw CoreDataError(.persistentStoreOpen,
+                                "\(url.path): no such file; a store added read-only (NSReadOnlyPersistentStoreOption) is opened, never created")
+        }
+        metadata = [NSStoreUUIDKey: identifier, NSStoreTypeKey: type, NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
+        do {
+            try AtomicStoreFile.write(try fileData(format, model: model, referenceMark: 0), to: url)
+        } catch let error as CoreDataError {
+            throw CoreDataError(.persistentStoreOpen, "cannot create the store: \(error.message)", underlyingError: error)
+        }
+    }
+
+    /// One node per object of the file, values and relationships set as Apple's nodes hold them.
+    private func makeNodes(for objects: [StoreFileObject]) -> [NSAtomicStoreCacheNode] {
+        var nodes: [NSAtomicStoreCacheNode] = []
+        nodes.reserveCapacity(objects.count)
+        var nodesByReference: [Int64: NSAtomicStoreCacheNode] = [:]
+        nodesByReference.reserveCapacity(objects.count)
+        for object in objects {
+            let node = NSAtomicStoreCacheNode(objectID: objectID(for: object.entity, withReferenceObject: object.reference))
+            if !object.attributes.isEmpty {
+                node.propertyCache = object.attributes.mapValues(\.anyValue)
+            }
+            nodes.append(node)
+            nodesByReference[object.reference] = node
+        }
+        // The codecs checked that every destination exists, so every reference has its node now.
+        for (object, node) in zip(objects, nodes) {
+            for (name, references) in object.relationships {
+                guard let relationship = object.entity.relationshipsByName[name] else { continue }
+                let destinations = references.compactMap { nodesByReference[$0] }
+                if !relationship.isToMany {
+                    node.setValue(destinations.first, forKey: name)
+                } else if relationship.isOrdered {
+                    node.setValue(destinations, forKey: name)
+                } else {
+                    node.setValue(Set(destinations), forKey: name)
+                }
+            }
+        }
+        return nodes
+    }
+
+    /// Writes every registered node and the metadata to the store's file in `format`, atomically.
+    func saveStoreFile(_ format: AtomicFileFormat, referenceMark: Int64) throws {
+        guard let url else { throw CoreDataError(.persistentStoreSave, "\(format.name) stores need a file URL") }
+        guard let model = persistentStoreCoordinator?.managedObjectModel else {
+            throw CoreDataError(.persistentStoreSave, "\(url.path): the store has no coordinator")
+        }
+        try AtomicStoreFile.write(try fileData(format, model: model, referenceMark: referenceMark), to: url)
+    }
+
+    /// The file's bytes: the metadata and every registered node, as `StoreFileContents` encoded in `format`.
+    private func fileData(_ format: AtomicFileFormat, model: NSManagedObjectModel, referenceMark: Int64) throws -> Data {
+        let file = url?.path ?? "the \(type) store"
+        var objects: [StoreFileObject] = []
+        objects.reserveCapacity(table.count)
+        for node in table.allNodes {
+            objects.append(try fileObject(of: node, file: file))
+        }
+        objects.sort { $0.reference < $1.reference }
+        let contents = StoreFileContents(metadata: try StoreMetadataValues.propertyList(metadata, file: file),
+                                         referenceHighWaterMark: max(referenceMark, objects.last?.reference ?? 0), objects: objects)
+        do {
+            return try format.encode(contents, model: model)
+        } catch {
+            throw CoreDataError(.persistentStoreSave, "\(file): the store cannot be written as \(format.name): \(error)", underlyingError: error)
+        }
+    }
+
+    /// A node as the codecs take it: its reference number, attribute values in their stored form, and the reference
+    /// numbers of its destinations (to-many ones in order when ordered, else by primary key).
+    private func fileObject(of node: NSAtomicStoreCacheNode, file: String) throws -> StoreFileObject {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError(.persistentStoreSave, "\(file): the store has no coordinator")
+        }
+        let id = node.objectID
+        var object = StoreFileObject(entity: id.entity, reference: try fileReference(of: id, file: file))
+        let slots = coordinator.slots(for: id.entity)
+        for (slot, property) in slots.properties.enumerated() {
+            guard let attribute = slots.storedAttributes[slot], !(attribute is NSDerivedAttributeDescription) else { continue }
+            let value = node.value(forKey: property.name)
+            let stored: StoredValue
+            do {
+                stored = try StoredValue.assigning(value, to: attribute, ofType: slots.storedAttributeTypes[slot])
+            } catch {
+                throw CoreDataError(.persistentStoreSave, "\(file): \(id.uriRepresentation().absoluteString): \(property.name) holds "
+                                    + "\(value.map { "a \(Swift.type(of: $0))" } ?? "nothing"), which is not a "
+                                    + "\(attribute.attributeType.xcodeName) value", underlyingError: error)
+            }
+            if case .attribute(let attributeValue) = stored { object.attributes[property.name] = attributeValue }
+        }
+        for relationship in slots.persistentRelationships {
+            let destinations: [NSManagedObjectID]
+            if relationship.isToMany {
+                destinations = try table.destinations(of: node, relationship: relationship)
+            } else {
+                switch node.value(forKey: relationship.name) {
+                case let destination as NSAtomicStoreCacheNode: destinations = [destination.objectID]
+                case let destination as NSManagedObjectID: destinations = [destination]
+                default: destinations = []
+                }
+            }
+            guard !destinations.isEmpty else { continue }
+            object.relationships[relationship.name] = try destinations.map { try fileReference(of: $0, file: file) }
+        }
+        return object
+    }
+
+    /// The reference number an object has in the file: its reference object, which these stores make numbers.
+    private func fileReference(of id: NSManagedObjectID, file: String) throws -> Int64 {
+        let reference = referenceObject(for: id)
+        switch reference {
+        case let number as Int64 where number > 0: return number
+        case let number as Int where number > 0: return Int64(number)
+        default:
+            throw CoreDataError(.persistentStoreSave, "\(file): \(id.uriRepresentation().absoluteString) has the reference object "
+                                + "\(reference), where this store needs a positive number")
+        }
+    }
+}
+
+extension KnownModels {
+    /// The model of this program whose entity version hashes are `hashes`, or nil.
+    static func model(withVersionHashes hashes: [String: Data]) -> NSManagedObjectModel? {
+        guard !hashes.isEmpty else { return nil }
+        return allModels.first { $0.entityVersionHashesByName == hashes }
+    }
+}
