@@ -126,8 +126,10 @@ extension StoreBrowserApp {
     func confirmDelete() throws {
         try requireEditing()
         guard let object = session.perform({ table.selectedObject }) else { return }
-        let lines = session.perform { DeletePreview.lines(for: object) }
-        overlay = .confirm(Confirmation(title: "Delete \(ObjectIDText.short(object.objectID))?", lines: lines,
+        let (lines, name) = session.perform {
+            (DeletePreview.lines(for: object, labels: session.labels), ChangeSummary.name(of: object, labels: session.labels))
+        }
+        overlay = .confirm(Confirmation(title: "Delete \(name)?", lines: lines,
                                         options: [("y", "delete", .deleteSelected), ("n", "keep", .cancel)]))
     }
 
@@ -139,7 +141,7 @@ extension StoreBrowserApp {
             undoManager?.beginUndoGrouping()
             session.context.delete(object)
             session.context.processPendingChanges()
-            undoManager?.setActionName("Delete \(ObjectIDText.short(object.objectID))")
+            undoManager?.setActionName("Delete \(ChangeSummary.name(of: object, labels: session.labels))")
             undoManager?.endUndoGrouping()
         }
         show("deleted (pending): :w writes it, u undoes it")
@@ -173,7 +175,7 @@ extension StoreBrowserApp {
         if location.detail?.hasChanges == true {
             throw StoreAccessError("the detail pane has edits: a accepts them first, Esc discards them")
         }
-        let lines = session.perform { ChangeSummary.lines(for: session.context) }
+        let lines = session.perform { ChangeSummary.lines(for: session.context, labels: session.labels) }
         guard !lines.isEmpty else {
             show("no changes to write")
             if thenQuit { quitRequested = true }
@@ -278,15 +280,11 @@ extension StoreBrowserApp {
     // MARK: Analysis
 
     func showFrequency() throws {
-        guard table.columns.indices.contains(table.currentColumn) else { return }
-        let column = table.columns[table.currentColumn]
-        guard column.isKeyPath else { throw StoreAccessError("the \(column.key) column has no frequency in the store") }
-        overlay = .frequency(try FrequencyModel(key: column.key, query: table.query, context: session.context, labels: session.labels))
+        try showFrequencyInBackground()
     }
 
     func showDescription() throws {
-        let report = try DescribeReport(query: table.query, model: session.model, counter: session.counter)
-        overlay = .text(title: "Describe \(table.query.title)", lines: report.lines(), scroll: 0)
+        try showDescriptionInBackground()
     }
 
     // MARK: Mouse

@@ -92,7 +92,11 @@ extension StoreBrowserApp {
             }
             return
         }
-        if let message {
+        if let spinner = jobs.spinnerText {
+            // Long work shows what runs and for how long; a message (a refused key) follows it.
+            let first = message.flatMap { $0.split(separator: "\n").first.map(String.init) }
+            screen.drawField(spinner + (first.map { " · " + $0 } ?? ""), in: rect, style: theme.prompt)
+        } else if let message {
             // Multi-line messages (a caret diagnostic) show their first line here and the rest in the overlay.
             let first = message.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
             screen.drawField(first, in: rect, style: messageIsError ? theme.error : theme.normal)
