@@ -186,10 +186,14 @@ extension StoreBrowserApp {
             options: [("y", "write", thenQuit ? .writeAndQuit : .writeChanges), ("n", "not now", .cancel)]))
     }
 
-    /// Writes the main context; on a validation error or a conflict nothing is written and the message says why.
-    private func write() -> Bool {
+    /// Writes the main context; on a validation error nothing is written and the message says why, and on a
+    /// conflict with another process the conflict pane opens.
+    func write() -> Bool {
         do {
             try session.save()
+        } catch let error as CoreDataError where error.code == .managedObjectMerge && !error.affectedObjectIDs.isEmpty {
+            openConflictPane(error)
+            return false
         } catch {
             show(error: error)
             return false
@@ -238,6 +242,8 @@ extension StoreBrowserApp {
             if model.selection < model.top { model.top = model.selection }
             if model.selection >= model.top + page { model.top = model.selection - page + 1 }
             if overlay != nil { overlay = .frequency(model) }
+        case .conflict(let model):
+            return handleConflictKey(key, model)
         case .confirm(let confirmation):
             let choice: Confirmation.Choice?
             if key == .escape {

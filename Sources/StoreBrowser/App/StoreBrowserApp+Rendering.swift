@@ -166,6 +166,8 @@ extension StoreBrowserApp {
                     screen.drawField(lines[index], in: row)
                 }
             }
+        case .conflict(let model):
+            drawConflict(model, in: rect, into: &screen)
         case .confirm(let confirmation):
             screen.drawBox(rect, style: theme.border, title: confirmation.title)
             let choices = confirmation.options.map { "\($0.key) \($0.label)" }.joined(separator: " · ")
