@@ -145,4 +145,33 @@ struct BrowserLongWorkTests {
         try browser.press(.character("G"))
         #expect(browser.statusLine.contains("row 200 of 200"), "\(browser.statusLine)")
     }
+
+    @Test("An export's batches are read off the loop too: keys work while a step waits on the store, and Esc cancels it")
+    func exportStepsRunOffTheLoop() throws {
+        let browser = try BrowserHarness(entity: "Recipe", batchSize: 20)
+        try browser.selectColumn("name")
+        let gate = Gate()
+        gate.open()
+        try Self.slowDown(browser, gate: gate)
+        defer { gate.open() }
+        try browser.press(.character("["))
+        #expect(browser.app.table.query.sortKeys.map(\.key) == ["name"])
+
+        gate.close()
+        browser.waitsForJobs = false
+        let path = browser.directory.appendingPathComponent("recipes.csv").path
+        try browser.type(":export csv \(path)\n")
+        browser.terminal.enqueue(inputs: [.timeout])
+        try browser.press()
+        #expect(browser.app.jobs.isBusy)
+        #expect(browser.messageLine.contains("exporting 0 of 200 objects to \(path)…"), "\(browser.messageLine)")
+        try browser.press(.character("j"))
+        #expect(browser.statusLine.contains("row 2 of 200"), "\(browser.statusLine)")
+        try browser.press(.escape)
+        gate.open()
+        try browser.finishJobs()
+        #expect(browser.messageLine.contains("export cancelled; nothing written to \(path)"), "\(browser.messageLine)")
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
 }

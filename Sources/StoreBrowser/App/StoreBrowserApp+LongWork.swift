@@ -36,6 +36,8 @@ extension StoreBrowserApp {
 
     /// Picks up a finished job and keeps the tables from reading the store while one holds it.
     package func collectJobs() {
+        // A finished job's result is applied with the store free again.
+        for table in ([location] + backStack + forwardStack).map(\.table) { table.avoidsStore = false }
         jobs.collect()
         let avoids = jobs.holdsStore
         for table in ([location] + backStack + forwardStack).map(\.table) { table.avoidsStore = avoids }

@@ -96,7 +96,8 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     public var tickInterval: Duration? {
-        if exportJob != nil { return .zero }
+        // An export goes on step after step: the next starts as soon as the last one's rows are in.
+        if exportJob != nil { return jobs.isBusy ? .milliseconds(10) : .zero }
         // A running job redraws its spinner every tick.
         return session.counter.isBusy || jobs.isBusy ? .milliseconds(100) : .seconds(1)
     }
@@ -104,7 +105,7 @@ public final class StoreBrowserApp: TerminalApp {
     public func tick() -> TerminalAction {
         collectJobs()
         collectBackgroundResults()
-        if !jobs.holdsStore { advanceExport() }
+        advanceExport()
         if session.watcher?.storeChanged() == true, !storeChangedOutside {
             storeChangedOutside = true
             if autoRefresh && !jobs.isBusy && !session.context.performAndWait({ session.context.hasChanges }) {
