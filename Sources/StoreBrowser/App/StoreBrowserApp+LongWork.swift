@@ -28,6 +28,18 @@ extension StoreBrowserApp {
         .columnLeft, .columnRight, .help, .quit, .cancel, .redraw, .suspend,
     ]
 
+    /// Whether long work (a sort, filter, `G`, `F`, `D`, an export step) is running off the event loop.
+    public var isWorking: Bool { jobs.isBusy }
+
+    /// Waits for the long work running now and applies its result, as the loop's next tick would: for programs that
+    /// drive the browser with scripted keys and no clock (the benchmarks), so that a key's time includes its result.
+    public func finishWork() {
+        while jobs.isBusy {
+            jobs.waitUntilIdle()
+            collectJobs()
+        }
+    }
+
     /// Cancels the store's running statement (a sort, `G`, `F`).
     var storeInterrupt: @Sendable () -> Void {
         let handles = session.store.coordinator.persistentStores.compactMap { ($0 as? NSSQLiteStore)?.interruptHandle }
