@@ -174,4 +174,33 @@ struct BrowserLongWorkTests {
         #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test("q with unsaved changes while a sort runs: the question shows, but w (write and quit) waits for the sort")
+    func writingWaitsForTheStore() throws {
+        let browser = try BrowserHarness(entity: "Recipe", edit: true, batchSize: 20)
+        try browser.press(.enter)
+        try browser.selectField("minutes")
+        try browser.editSelectedField(to: "7")
+        try browser.press(.character("a"))
+        #expect(browser.statusLine.contains("1 pending"))
+        try browser.selectColumn("name")
+        let gate = Gate()
+        try Self.slowDown(browser, gate: gate)
+        browser.waitsForJobs = false
+        defer { gate.open() }
+
+        try browser.press(.character("["))
+        #expect(browser.app.jobs.isBusy)
+        try browser.press(.character("q"))
+        #expect(browser.text.contains("Unsaved changes"))
+        try browser.press(.character("w"))
+        #expect(browser.messageLine.contains("busy sorting Recipe by name"), "\(browser.messageLine)")
+        #expect(browser.text.contains("Unsaved changes"))
+        try browser.press(.escape)
+        #expect(!browser.text.contains("Unsaved changes"))
+        gate.open()
+        try browser.finishJobs()
+        #expect(browser.statusLine.contains("1 pending"))
+        #expect(browser.app.table.query.sortKeys.map(\.key) == ["name"])
+    }
 }

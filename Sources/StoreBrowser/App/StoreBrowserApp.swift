@@ -125,7 +125,14 @@ public final class StoreBrowserApp: TerminalApp {
         // Ctrl-C cancels long work as Esc does, whatever is open (the terminal delivers it as a key while a job runs).
         if key == .control("c"), cancelJob() { return .redraw }
         if prompt != nil { return handlePromptKey(key) }
-        if let overlay { return handleOverlayKey(key, overlay) }
+        if let overlay {
+            // A question or a pane whose answer writes or opens a table waits while a job holds the store.
+            if case .text = overlay {} else if key != .escape, let running = jobs.running, running.usesStore {
+                show("busy \(running.title): wait, or Esc then Esc cancels")
+                return .redraw
+            }
+            return handleOverlayKey(key, overlay)
+        }
         let scope: KeyScope = location.detail != nil ? .detail : (focus == .entities ? .entities : .table)
         guard let command = keyMap.command(for: key, in: scope) else {
             if case .mouse(let event) = key { return handleMouse(event) }
