@@ -16,6 +16,8 @@ extension StoreBrowserApp {
         if let detail = location.detail {
             DetailView(detail: detail, theme: theme).render(into: &screen, in: layout.table)
         } else {
+            // A job started by the key just handled may hold the store already: draw from memory only.
+            table.avoidsStore = jobs.holdsStore
             session.perform {
                 table.layout(visibleRows: max(1, layout.table.size.rows - 3))
                 TableView(table: table, theme: theme, isFocused: focus == .table, title: tableTitle)
