@@ -138,6 +138,7 @@ let package = Package(
                     swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),
         .testTarget(name: "StoreBrowserTests", dependencies: ["StoreBrowser", "StoreAccess", "TerminalUI", "TerminalText", "CoreDataObjectGraph",
+                                                          "CoreDataSQLiteFormat",
                                                           "CoreDataModel", "Predicates", "CoreDataTestSupport", "SQLiteDatabase"],
                     swiftSettings: strictSettings),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalText", "CNCurses", "CoreDataTestSupport"], swiftSettings: strictSettings),

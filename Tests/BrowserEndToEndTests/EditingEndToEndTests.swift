@@ -136,7 +136,9 @@ struct EditingEndToEndTests {
         try pane.press("j")
         // Delete shows the delete rules first; n keeps the object.
         try pane.press("d")
-        screen = try pane.waitFor("Delete Tag p")
+        // The tag by its label (issue 21), never by its ID.
+        screen = try pane.waitFor("Delete Tag ")
+        #expect(!screen.contains { $0.contains("Delete Tag p") }, "\(screen)")
         #expect(screen.contains { $0.contains("y delete · n keep") })
         #expect(screen.contains { $0.contains("recipes") }, "the relationships and their rules: \(screen)")
         try pane.press("n")

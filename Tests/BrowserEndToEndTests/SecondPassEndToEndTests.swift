@@ -68,3 +68,29 @@ struct SecondPassEndToEndTests {
         #expect(try pane.exitStatus() == 0)
     }
 }
+
+/// Issue 21: long work in the real binary. A sort, `D` and `F` run off the event loop and land; Ctrl-C reaches the
+/// browser as a key (curses raw mode), so with nothing running it quits as `q` does, with status 0, instead of
+/// killing the process. (Cancelling a long `G` with Esc and Ctrl-C needs a store large enough to be slow: the
+/// million-row walk in LargeStoreEndToEndTests, `make test-browser-large`.)
+@Suite(.enabled(if: BrowserPane.isAvailable, BrowserPane.skipMessage))
+struct LongWorkEndToEndTests {
+    @Test func sortDescribeFrequencyAndControlC() throws {
+        let pane = try BrowserPane(columns: 140, rows: 30)
+        let store = try pane.copySample("Recipes")
+        try pane.launch([store, "--entity", "Recipe"])
+        try pane.waitFor("Recipes.sqlite › Recipe │ row 1 of 200")
+        try pane.type("cname")
+        try pane.press("Enter")
+        try pane.press("]")
+        try pane.waitFor("sort -name")
+        try pane.press("D")
+        try pane.waitFor("200 objects")
+        try pane.press("Escape")
+        try pane.press("F")
+        try pane.waitFor("Frequency of name")
+        try pane.press("Escape")
+        try pane.press("C-c")
+        #expect(try pane.exitStatus() == 0)
+    }
+}

@@ -194,6 +194,25 @@ struct FaultingTests {
         #expect(logged.count == 2, "\(logged)")
     }
 
+    @Test("refresh(_:mergeChanges: false) drops an updated object's pending changes: it leaves updatedObjects, reads the store's values, and a save writes nothing")
+    func refreshWithoutMergingDropsChanges() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore()
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let recipe = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe"))[0]
+            recipe.setValue("Changed", forKey: "name")
+            #expect(stack.context.updatedObjects.contains(recipe))
+            stack.context.refresh(recipe, mergeChanges: false)
+            #expect(recipe.isFault)
+            #expect(!recipe.hasChanges)
+            #expect(!stack.context.hasChanges)
+            #expect(stack.context.updatedObjects.isEmpty)
+            #expect(recipe.value(forKey: "name") as? String == "Recipe 1")
+            try stack.context.save()
+            #expect(recipe.value(forKey: "name") as? String == "Recipe 1")
+        }
+    }
+
     @Test func refreshAndResetTurnObjectsIntoFaults() throws {
         let (url, model) = try SampleStoreBuilder.makeRecipesStore()
         let stack = try TestStack(storeURL: url, model: model)

@@ -27,9 +27,17 @@ struct BrowserChangeSummaryTests {
         try browser.press(.character("a"))
         try browser.type(":w\n")
         let text = browser.text
-        #expect(text.contains("chef: Chef p\(oldChef) → Chef p\(target)"))
-        #expect(text.contains("recipes: added Recipe p1 (\(newCount) → \(newCount + 1))"))
-        #expect(text.contains("recipes: removed Recipe p1 (\(oldCount) → \(oldCount - 1))"))
+        // Named by label, never by ID (issue 21).
+        let recipe = try #require(try StoreFile.text(path, "SELECT ZNAME FROM ZRECIPE WHERE Z_PK = 1"))
+        let oldName = try #require(try StoreFile.text(path, "SELECT ZNAME FROM ZCHEF WHERE Z_PK = ?", [.integer(Int64(oldChef))]))
+        let newName = try #require(try StoreFile.text(path, "SELECT ZNAME FROM ZCHEF WHERE Z_PK = ?", [.integer(Int64(target))]))
+        #expect(text.contains("~ update Recipe \(recipe)"), "\(text)")
+        #expect(text.contains("~ update Chef \(oldName)"))
+        #expect(text.contains("~ update Chef \(newName)"))
+        #expect(text.contains("chef: \(oldName) → \(newName)"))
+        #expect(text.contains("recipes: added \(recipe) (\(newCount) → \(newCount + 1))"))
+        #expect(text.contains("recipes: removed \(recipe) (\(oldCount) → \(oldCount - 1))"))
+        #expect(!text.contains(" p1") && !text.contains("x-coredata:"))
         #expect(!text.contains("nil →"))
     }
 
@@ -47,8 +55,11 @@ struct BrowserChangeSummaryTests {
         try browser.press(.character("a"))
         try browser.type(":w\n")
         let text = browser.text
-        #expect(text.contains("tags: added Tag p\(missing) (\(tags.count) → \(tags.count + 1))"))
-        #expect(text.contains("recipes: added Recipe p1"))
+        let tag = try #require(try StoreFile.text(path, "SELECT ZLABEL FROM ZTAG WHERE Z_PK = ?", [.integer(Int64(missing))]))
+        let recipe = try #require(try StoreFile.text(path, "SELECT ZNAME FROM ZRECIPE WHERE Z_PK = 1"))
+        #expect(text.contains("tags: added \(tag) (\(tags.count) → \(tags.count + 1))"), "\(text)")
+        #expect(text.contains("recipes: added \(recipe)"))
+        #expect(!text.contains("Tag p"))
         #expect(!text.contains("nil →"))
         #expect(!text.contains("removed"))
     }

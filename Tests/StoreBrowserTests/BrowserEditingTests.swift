@@ -76,7 +76,7 @@ struct BrowserEditingTests {
         // The summary first; n leaves everything pending.
         try browser.press(.control("s"))
         #expect(browser.text.contains("Write 1 change(s) to Recipes.sqlite?"))
-        #expect(browser.text.contains("~ update Chef p1"))
+        #expect(browser.text.contains("~ update Chef Zed Tester"))
         #expect(browser.text.contains("name: \"\(original)\" → \"Zed Tester\""))
         #expect(browser.text.contains("y write · n not now"))
         try browser.press(.character("n"))
@@ -84,7 +84,7 @@ struct BrowserEditingTests {
         #expect(try Self.chefName(path, 1) == original)
 
         try browser.type(":w\n")
-        #expect(browser.text.contains("~ update Chef p1"))
+        #expect(browser.text.contains("~ update Chef Zed Tester"))
         try browser.press(.character("y"))
         #expect(browser.messageLine.contains("written to Recipes.sqlite"))
         #expect(!browser.statusLine.contains("pending"))

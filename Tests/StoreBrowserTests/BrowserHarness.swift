@@ -12,6 +12,9 @@ final class BrowserHarness {
     let app: StoreBrowserApp
     let terminal: VirtualTerminal
     let editor: BasicLineEditor
+    /// Whether each key waits for the browser's long work (a sort, `G`, `F`, `D`) to finish first, as a patient
+    /// user would; the tests of long work itself turn it off and press keys while it runs.
+    var waitsForJobs = true
 
     /// Copies `SampleStores/<sample>/` to a temporary directory and opens the browser on it.
     init(sample: String = "Recipes", entity: String? = nil, predicate: String? = nil, edit: Bool = false,
@@ -34,6 +37,10 @@ final class BrowserHarness {
         editor = BasicLineEditor(historyFiles: [.filter: state + "/filter_history", .command: state + "/command_history"])
         app = try StoreBrowserApp(session: session, editor: editor, theme: theme)
         terminal = VirtualTerminal(size: size, showsColor: false)
+        let app = self.app
+        terminal.willReadInput = { [unowned self] in
+            if waitsForJobs { app.jobs.waitUntilIdle() }
+        }
         session.waitForBackgroundWork()
         try settle()
     }
@@ -72,8 +79,20 @@ final class BrowserHarness {
     var statusLine: String { screen.count >= 2 ? screen[screen.count - 2] : "" }
     var messageLine: String { screen.last ?? "" }
 
+    /// Waits for the running job and draws its result, as the event loop's next tick would (without the tick's
+    /// other work: background counts stay where they are).
+    func finishJobs() throws {
+        while app.jobs.isBusy {
+            app.jobs.waitUntilIdle()
+            app.collectJobs()
+            var app = self.app
+            try TerminalUI.run(app: &app, terminal: terminal)
+        }
+    }
+
     private func runPending() throws {
         var app = self.app
         try TerminalUI.run(app: &app, terminal: terminal)
+        if waitsForJobs { try finishJobs() }
     }
 }

@@ -67,7 +67,9 @@ extension NSManagedObjectContext {
             guard let values = source.storedValues else { return false }
             object.storedValues = values
             object.snapshotVersion = source.snapshotVersion
-            object.toMany = source.toMany
+            // A to-many this object already loaded stays as it is: it may hold a change made while the object was
+            // still a fault (the inverse side of moving a to-one), which the parent's list would undo.
+            for (name, ids) in source.toMany where object.toMany[name] == nil { object.toMany[name] = ids }
             return true
         }
     }

@@ -106,6 +106,12 @@ extension NSManagedObjectContext {
             object.awake(fromSnapshotEvents: .refresh)
             return
         }
+        if !mergeChanges && object.isUpdated {
+            // As Apple's: the pending changes are lost, so the object no longer counts as updated (a save would
+            // otherwise write the store's values back over another process's newer ones at a stale version).
+            object.changes.reset()
+            changedObjects.remove(object)
+        }
         object.turnIntoFaultCallingHooks()
         if let coordinator = persistentStoreCoordinator {
             coordinator.rowCache.remove(object.objectID)

@@ -8,6 +8,11 @@ import Foundation
 /// continues by *keyset* (`WHERE (sort keys, Z_PK) > (last row)`), batches near the end are read backwards from the
 /// end, so neither the first screen nor a page down nor the last screen costs more as the entity grows. Only a
 /// jump into the middle uses `OFFSET`. The count is computed once, when first asked for.
+///
+/// The array is used on its context's queue, with one exception: ``preload(batch:)`` and ``computeCount()`` only
+/// talk to the store, so a caller may run them on a thread of its own (a browser sorting a million rows keeps its
+/// screen drawing meanwhile) while the context's queue goes on reading the batches already loaded. The array's
+/// bookkeeping is behind a lock for that.
 public final class BatchFaultingArray: RandomAccessCollection {
     public typealias Element = NSManagedObject
 
@@ -23,6 +28,10 @@ public final class BatchFaultingArray: RandomAccessCollection {
     /// Boundaries of every batch ever loaded, kept after eviction so that a return is cheap again.
     private var boundaries: [Int: (first: SortBoundary, last: SortBoundary)] = [:]
     private var knownCount: Int?
+    /// Rows read by `preload(batch:)` and not yet turned into objects (that needs the context's queue).
+    private var preloaded: [Int: [FetchedRow]] = [:]
+    /// Guards the bookkeeping above, never a store call.
+    private let lock = NSLock()
 
     init<T>(context: NSManagedObjectContext, request: NSFetchRequest<T>, entity: NSEntityDescription, store: any RowStore) {
         self.context = context
@@ -40,27 +49,24 @@ public final class BatchFaultingArray: RandomAccessCollection {
     public var endIndex: Int { count }
 
     /// The number of results, counted by the store on first use (`count(for:)`).
-    public var count: Int {
-        if let knownCount { return knownCount }
-        let counted = (try? context.persistentStoreCoordinator?.withLock { try store.executeCount(fetch) }) ?? 0
-        knownCount = counted
-        return counted
-    }
+    public var count: Int { (try? computeCount()) ?? 0 }
 
     /// The count if it has been computed, without computing it (the browser shows "≥" until then).
-    public var countIfKnown: Int? { knownCount }
+    public var countIfKnown: Int? { lock.withLock { knownCount } }
 
     /// Takes a count computed elsewhere for the same request (a background counter on another connection), so
     /// that a jump to the end can read backwards without counting again.
     public func assumeCount(_ count: Int) {
-        if knownCount == nil { knownCount = Swift.max(0, count) }
+        lock.withLock { if knownCount == nil { knownCount = Swift.max(0, count) } }
     }
 
-    /// Computes the count now, throwing instead of treating a failure as empty.
+    /// Computes the count now, throwing instead of treating a failure as empty. It only asks the store, so it may
+    /// run off the context's queue (see the type's notes).
     public func computeCount() throws -> Int {
-        if let knownCount { return knownCount }
-        let counted = try context.persistentStoreCoordinator!.withLock { try store.executeCount(fetch) }
-        knownCount = counted
+        if let known = countIfKnown { return known }
+        guard let coordinator = context.persistentStoreCoordinator else { return 0 }
+        let counted = try coordinator.withLock { try store.executeCount(fetch) }
+        lock.withLock { knownCount = counted }
         return counted
     }
 
@@ -74,31 +80,59 @@ public final class BatchFaultingArray: RandomAccessCollection {
 
     /// The objects of batch `index`, loading it if needed; throws the store's error.
     public func objects(inBatch index: Int) throws -> [NSManagedObject] {
-        if let loaded = batches[index] { return loaded }
-        let (start, limit) = window(for: index)
+        if let loaded = lock.withLock({ batches[index] }) { return loaded }
         guard let coordinator = context.persistentStoreCoordinator else { return [] }
-        // The store's connection is opened without SQLite's own mutex: every use, this one included, holds the
-        // coordinator's lock, or a save on another context's queue would run on the same connection at once.
-        let window = try coordinator.withLock { try store.fetchWindow(fetch, start: start, limit: limit) }
+        let rows = try lock.withLock({ preloaded.removeValue(forKey: index) }) ?? readRows(ofBatch: index, coordinator: coordinator)
         var objects: [NSManagedObject] = []
-        objects.reserveCapacity(window.rows.count)
-        for row in window.rows {
-            if let snapshot = row.snapshot { coordinator.rowCache.store(snapshot, for: row.objectID) }
+        objects.reserveCapacity(rows.count)
+        for row in rows {
             objects.append(context.register(row.objectID, snapshot: returnsObjectsAsFaults ? nil : row.snapshot))
         }
-        coordinator.statistics.record { $0.fetches += 1 }
-        if let first = window.first, let last = window.last { boundaries[index] = (first, last) }
-        if objects.count < batchSize, knownCount == nil {
-            // A short batch is the last one: the count is now known without counting.
-            knownCount = index * batchSize + objects.count
+        lock.withLock {
+            batches[index] = objects
+            evictFarBatches(around: index)
         }
-        batches[index] = objects
-        evictFarBatches(around: index)
         return objects
     }
 
+    /// Reads batch `index` from the store without making objects of its rows, so that the next
+    /// `objects(inBatch:)` on the context's queue costs no query. It only asks the store, so it may run off the
+    /// context's queue (see the type's notes); a store error is thrown, and an interrupted query
+    /// (`InterruptHandle`) throws too, leaving nothing half-read.
+    public func preload(batch index: Int) throws {
+        guard lock.withLock({ batches[index] == nil && preloaded[index] == nil }),
+              let coordinator = context.persistentStoreCoordinator else { return }
+        let rows = try readRows(ofBatch: index, coordinator: coordinator)
+        lock.withLock { preloaded[index] = rows }
+    }
+
+    /// Reads the rows of batch `index` and records its boundaries (and the count, for a short batch).
+    private func readRows(ofBatch index: Int, coordinator: NSPersistentStoreCoordinator) throws -> [FetchedRow] {
+        let (start, limit) = lock.withLock { self.window(for: index) }
+        // The store's connection is opened without SQLite's own mutex: every use, this one included, holds the
+        // coordinator's lock, or a save on another context's queue would run on the same connection at once.
+        let read = try coordinator.withLock { try store.fetchWindow(fetch, start: start, limit: limit) }
+        for row in read.rows {
+            if let snapshot = row.snapshot { coordinator.rowCache.store(snapshot, for: row.objectID) }
+        }
+        coordinator.statistics.record { $0.fetches += 1 }
+        lock.withLock {
+            if let first = read.first, let last = read.last { boundaries[index] = (first, last) }
+            if read.rows.count < batchSize, knownCount == nil {
+                // A short batch is the last one: the count is now known without counting.
+                knownCount = index * batchSize + read.rows.count
+            }
+        }
+        return read.rows
+    }
+
+    /// Whether batch `index` is in memory (or preloaded), so that reading it asks nothing of the store.
+    public func holdsBatch(_ index: Int) -> Bool {
+        lock.withLock { batches[index] != nil || preloaded[index] != nil }
+    }
+
     /// Indexes of the batches in memory, for the browser's status line and for tests.
-    public var residentBatches: [Int] { batches.keys.sorted() }
+    public var residentBatches: [Int] { lock.withLock { batches.keys.sorted() } }
 
     // MARK: Windows
 

@@ -21,34 +21,45 @@ struct DescribeReport {
     let total: Int
     let rows: [Row]
 
-    init(query: TableQuery, model: NSManagedObjectModel, counter: BackgroundCounter) throws {
-        let compiler = PredicateSQLCompiler(model: model)
-        let entity = query.entity
-        let attributes = entity.allProperties.compactMap { $0 as? NSAttributeDescription }
-            .filter { !$0.isTransient && compiler.layout.columns(forProperty: $0.name, ofEntity: entity.name) != nil }
-        let base: SQLQuery
-        do {
-            base = try compiler.fetch(entityName: entity.name, predicate: query.predicate?.predicateNode)
-        } catch {
-            throw StoreAccessError(error.description)
+    /// The one aggregate query of a report, built on the loop and run wherever the caller likes (the browser runs it
+    /// on the background counter's connection, off its event loop).
+    struct Plan {
+        let attributes: [NSAttributeDescription]
+        let query: SQLQuery
+
+        init(query: TableQuery, model: NSManagedObjectModel) throws {
+            let compiler = PredicateSQLCompiler(model: model)
+            let entity = query.entity
+            attributes = entity.allProperties.compactMap { $0 as? NSAttributeDescription }
+                .filter { !$0.isTransient && compiler.layout.columns(forProperty: $0.name, ofEntity: entity.name) != nil }
+            let base: SQLQuery
+            do {
+                base = try compiler.fetch(entityName: entity.name, predicate: query.predicate?.predicateNode)
+            } catch {
+                throw StoreAccessError(error.description)
+            }
+            var selections = ["COUNT(*)"]
+            for attribute in attributes {
+                let column = Connection.quoteIdentifier(compiler.layout.columns(forProperty: attribute.name, ofEntity: entity.name)!.value)
+                let ordered = DescribeReport.hasOrder(attribute.attributeType)
+                // Text takes the least and greatest in the order a sort shows (NSSortDescriptor's compare:), not in
+                // SQLite's byte order (issue 21).
+                let collated = attribute.attributeType == .stringAttributeType
+                    ? column + " COLLATE " + PredicateSQLFunctions.collationName(for: .compare) : column
+                selections += ["COUNT(\(column))", "COUNT(DISTINCT \(column))",
+                               ordered ? "MIN(\(collated))" : "NULL", ordered ? "MAX(\(collated))" : "NULL"]
+            }
+            let sql = "SELECT " + selections.joined(separator: ", ") + " FROM (" + base.sql + ")"
+            self.query = SQLQuery(sql: sql, bindings: base.bindings, resultColumns: [])
         }
-        var selections = ["COUNT(*)"]
-        for attribute in attributes {
-            let column = Connection.quoteIdentifier(compiler.layout.columns(forProperty: attribute.name, ofEntity: entity.name)!.value)
-            let ordered = Self.hasOrder(attribute.attributeType)
-            // Text takes the least and greatest in the order a sort shows (NSSortDescriptor's compare:), not in
-            // SQLite's byte order (issue 21).
-            let collated = attribute.attributeType == .stringAttributeType
-                ? column + " COLLATE " + PredicateSQLFunctions.collationName(for: .compare) : column
-            selections += ["COUNT(\(column))", "COUNT(DISTINCT \(column))",
-                           ordered ? "MIN(\(collated))" : "NULL", ordered ? "MAX(\(collated))" : "NULL"]
-        }
-        let sql = "SELECT " + selections.joined(separator: ", ") + " FROM (" + base.sql + ")"
-        let result = try counter.rows(of: SQLQuery(sql: sql, bindings: base.bindings, resultColumns: []))
+    }
+
+    /// The report from the rows the plan's query returned.
+    init(plan: Plan, rows result: [[SQLiteValue]]) throws {
         guard let row = result.first else { throw StoreAccessError("describe returned no row") }
         total = Int(row[0].int64Value ?? 0)
         var rows: [Row] = []
-        for (index, attribute) in attributes.enumerated() {
+        for (index, attribute) in plan.attributes.enumerated() {
             let offset = 1 + index * 4
             let values = Int(row[offset].int64Value ?? 0)
             rows.append(Row(key: attribute.name, type: attribute.attributeType, values: values, nulls: total - values,

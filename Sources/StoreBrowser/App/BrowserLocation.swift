@@ -31,6 +31,8 @@ enum BrowserOverlay {
     case frequency(FrequencyModel)
     /// A question with key choices.
     case confirm(Confirmation)
+    /// A write refused by a conflict with another process: mine / theirs / read per field.
+    case conflict(ConflictModel)
 }
 
 /// A question the user answers with one key.

@@ -77,6 +77,29 @@ extension StoreBrowserApp {
         }
         let page = tableRows
         let half = max(1, page / 2)
+        if jobs.holdsStore {
+            // Only what is in memory may be shown meanwhile: a move that would need another batch waits.
+            let moved = session.perform { () -> Bool in
+                let (selection, top) = (table.selection, table.top)
+                table.layout(visibleRows: page)
+                switch command {
+                case .moveDown: table.move(by: 1)
+                case .moveUp: table.move(by: -1)
+                case .pageDown: table.move(by: page, scrolling: page)
+                case .pageUp: table.move(by: -page, scrolling: -page)
+                case .halfPageDown: table.move(by: half, scrolling: half)
+                case .halfPageUp: table.move(by: -half, scrolling: -half)
+                default: table.select(row: 0)
+                }
+                guard table.holdsRows(table.top..<(table.top + page)) else {
+                    table.restore(selection: selection, top: top)
+                    return false
+                }
+                return true
+            }
+            if !moved, let running = jobs.running { show("those rows are not loaded yet: \(running.title) first (Esc cancels)") }
+            return
+        }
         try session.perform {
             table.layout(visibleRows: page)
             switch command {
@@ -87,9 +110,10 @@ extension StoreBrowserApp {
             case .halfPageDown: table.move(by: half, scrolling: half)
             case .halfPageUp: table.move(by: -half, scrolling: -half)
             case .first: table.select(row: 0)
-            default: try table.selectLast()
+            default: break
             }
         }
+        if command == .last { try selectLastInBackground() }
     }
 
     // MARK: Opening and navigation
@@ -239,8 +263,10 @@ extension StoreBrowserApp {
         // A key path the store cannot order by (a to-many aggregate, say) is refused here, not as a failed batch.
         _ = try sqlQuery(for: query)
         let currentColumn = table.currentColumn
-        try replaceTable(with: query)
-        session.perform { table.selectColumn(currentColumn, width: tableWidth) }
+        let order = query.sortKeys.map(\.text).joined(separator: ",")
+        try replaceTableInBackground(with: query, title: "sorting \(table.query.entity.name) by \(order)") { [self] in
+            session.perform { table.selectColumn(currentColumn, width: tableWidth) }
+        }
     }
 
     // MARK: Refresh
@@ -276,6 +302,7 @@ extension StoreBrowserApp {
     // MARK: Cancel and quit
 
     private func cancel() {
+        if cancelJob() { return }
         if cancelExport() { return }
         if session.counter.isBusy {
             session.counter.cancelAll()

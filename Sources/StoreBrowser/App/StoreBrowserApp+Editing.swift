@@ -126,8 +126,10 @@ extension StoreBrowserApp {
     func confirmDelete() throws {
         try requireEditing()
         guard let object = session.perform({ table.selectedObject }) else { return }
-        let lines = session.perform { DeletePreview.lines(for: object) }
-        overlay = .confirm(Confirmation(title: "Delete \(ObjectIDText.short(object.objectID))?", lines: lines,
+        let (lines, name) = session.perform {
+            (DeletePreview.lines(for: object, labels: session.labels), ChangeSummary.name(of: object, labels: session.labels))
+        }
+        overlay = .confirm(Confirmation(title: "Delete \(name)?", lines: lines,
                                         options: [("y", "delete", .deleteSelected), ("n", "keep", .cancel)]))
     }
 
@@ -139,7 +141,7 @@ extension StoreBrowserApp {
             undoManager?.beginUndoGrouping()
             session.context.delete(object)
             session.context.processPendingChanges()
-            undoManager?.setActionName("Delete \(ObjectIDText.short(object.objectID))")
+            undoManager?.setActionName("Delete \(ChangeSummary.name(of: object, labels: session.labels))")
             undoManager?.endUndoGrouping()
         }
         show("deleted (pending): :w writes it, u undoes it")
@@ -173,7 +175,7 @@ extension StoreBrowserApp {
         if location.detail?.hasChanges == true {
             throw StoreAccessError("the detail pane has edits: a accepts them first, Esc discards them")
         }
-        let lines = session.perform { ChangeSummary.lines(for: session.context) }
+        let lines = session.perform { ChangeSummary.lines(for: session.context, labels: session.labels) }
         guard !lines.isEmpty else {
             show("no changes to write")
             if thenQuit { quitRequested = true }
@@ -184,10 +186,14 @@ extension StoreBrowserApp {
             options: [("y", "write", thenQuit ? .writeAndQuit : .writeChanges), ("n", "not now", .cancel)]))
     }
 
-    /// Writes the main context; on a validation error or a conflict nothing is written and the message says why.
-    private func write() -> Bool {
+    /// Writes the main context; on a validation error nothing is written and the message says why, and on a
+    /// conflict with another process the conflict pane opens.
+    func write() -> Bool {
         do {
             try session.save()
+        } catch let error as CoreDataError where error.code == .managedObjectMerge && !error.affectedObjectIDs.isEmpty {
+            openConflictPane(error)
+            return false
         } catch {
             show(error: error)
             return false
@@ -236,6 +242,8 @@ extension StoreBrowserApp {
             if model.selection < model.top { model.top = model.selection }
             if model.selection >= model.top + page { model.top = model.selection - page + 1 }
             if overlay != nil { overlay = .frequency(model) }
+        case .conflict(let model):
+            return handleConflictKey(key, model)
         case .confirm(let confirmation):
             let choice: Confirmation.Choice?
             if key == .escape {
@@ -278,17 +286,18 @@ extension StoreBrowserApp {
     // MARK: Analysis
 
     func showFrequency() throws {
-        guard table.columns.indices.contains(table.currentColumn) else { return }
-        let column = table.columns[table.currentColumn]
-        guard column.isKeyPath else { throw StoreAccessError("the \(column.key) column has no frequency in the store") }
-        overlay = .frequency(try FrequencyModel(key: column.key, query: table.query, context: session.context, labels: session.labels))
+        try showFrequencyInBackground()
     }
 
     func showDescription() throws {
-        // SQL in one scan on an SQLite store; through fetches on any other store.
-        let report = session.counter.runsSQL ? try DescribeReport(query: table.query, model: session.model, counter: session.counter)
-            : try DescribeReport(query: table.query, context: session.context)
-        overlay = .text(title: "Describe \(table.query.title)", lines: report.lines(), scroll: 0)
+        // An SQLite store is described by one SQL scan, off the event loop; any other store (held in memory) through
+        // fetches, at once.
+        guard session.counter.runsSQL else {
+            let report = try DescribeReport(query: table.query, context: session.context)
+            overlay = .text(title: "Describe \(table.query.title)", lines: report.lines(), scroll: 0)
+            return
+        }
+        try showDescriptionInBackground()
     }
 
     // MARK: Mouse

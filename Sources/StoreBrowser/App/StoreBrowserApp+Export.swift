@@ -1,3 +1,4 @@
+import CoreDataObjectGraph
 import Foundation
 import StoreAccess
 import TerminalUI
@@ -32,21 +33,48 @@ extension StoreBrowserApp {
         show("exporting to \(path)…")
     }
 
+    /// Batches one step writes.
+    static let exportBatchesPerStep = 5
+
+    /// One step of the export: its next batches are read off the loop as a job (the store's own connection), then
+    /// written here, where the objects are made and their labels read; the next tick starts the next step.
     func advanceExport() {
-        guard let job = exportJob else { return }
-        do {
-            let done = try session.perform { try job.step() }
-            if done {
-                exportJob = nil
-                show("exported \(NumberText.grouped(job.written)) objects to \(job.path)")
-            } else {
-                let total = job.total.map { " of " + NumberText.grouped($0) } ?? ""
-                show("exporting \(NumberText.grouped(job.written))\(total) objects to \(job.path)… (Esc cancels)")
+        guard let job = exportJob, !jobs.isBusy else { return }
+        let results = JobTransfer(job.results)
+        let first = job.nextBatch
+        let total = job.total.map { " of " + NumberText.grouped($0) } ?? ""
+        jobs.start("exporting \(NumberText.grouped(job.written))\(total) objects to \(job.path)", usesStore: true,
+                   cancel: storeInterrupt) { isCancelled in
+            for batch in first..<(first + Self.exportBatchesPerStep) where !isCancelled() {
+                try results.value.preload(batch: batch)
+                if let count = results.value.countIfKnown, (batch + 1) * results.value.batchSize >= count { break }
             }
-        } catch {
-            job.cancel()
-            exportJob = nil
-            show(error: error)
+            return JobTransfer(())
+        } finish: { [self] outcome in
+            guard exportJob === job else { return }
+            switch outcome {
+            case .success:
+                do {
+                    let done = try session.perform { try job.step(batches: Self.exportBatchesPerStep) }
+                    if done {
+                        exportJob = nil
+                        show("exported \(NumberText.grouped(job.written)) objects to \(job.path)")
+                    } else {
+                        let total = job.total.map { " of " + NumberText.grouped($0) } ?? ""
+                        show("exporting \(NumberText.grouped(job.written))\(total) objects to \(job.path)… (Esc cancels)")
+                    }
+                } catch {
+                    job.cancel()
+                    exportJob = nil
+                    show(error: error)
+                }
+            case .failure(let error):
+                job.cancel()
+                exportJob = nil
+                show(error: error)
+            case nil:
+                _ = cancelExport()
+            }
         }
     }
 

@@ -112,8 +112,9 @@ extension StoreBrowserApp {
         query.filter = predicate
         // Check the predicate compiles for this store before leaving the prompt, so the error points into it.
         _ = try sqlQuery(for: query)
-        try replaceTable(with: query)
-        show(predicate == nil ? "filter removed" : "filter: \(predicate!.predicateFormat)")
+        try replaceTableInBackground(with: query, title: "filtering \(table.query.entity.name)") { [self] in
+            show(predicate == nil ? "filter removed" : "filter: \(predicate!.predicateFormat)")
+        }
     }
 
     /// The SQL the store runs for `query`.
@@ -182,7 +183,8 @@ extension StoreBrowserApp {
             return SortKey(key: name, ascending: !descending)
         }
         _ = try sqlQuery(for: query)
-        try replaceTable(with: query)
+        let order = query.sortKeys.map(\.text).joined(separator: ",")
+        try replaceTableInBackground(with: query, title: "sorting \(query.entity.name) by \(order)")
     }
 
     private func saveFilter(named name: String) throws {

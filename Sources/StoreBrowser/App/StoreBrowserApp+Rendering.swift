@@ -16,6 +16,8 @@ extension StoreBrowserApp {
         if let detail = location.detail {
             DetailView(detail: detail, theme: theme).render(into: &screen, in: layout.table)
         } else {
+            // A job started by the key just handled may hold the store already: draw from memory only.
+            table.avoidsStore = jobs.holdsStore
             session.perform {
                 table.layout(visibleRows: max(1, layout.table.size.rows - 3))
                 TableView(table: table, theme: theme, isFocused: focus == .table, title: tableTitle)
@@ -92,7 +94,11 @@ extension StoreBrowserApp {
             }
             return
         }
-        if let message {
+        if let spinner = jobs.spinnerText {
+            // Long work shows what runs and for how long; a message (a refused key) follows it.
+            let first = message.flatMap { $0.split(separator: "\n").first.map(String.init) }
+            screen.drawField(spinner + (first.map { " · " + $0 } ?? ""), in: rect, style: theme.prompt)
+        } else if let message {
             // Multi-line messages (a caret diagnostic) show their first line here and the rest in the overlay.
             let first = message.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
             screen.drawField(first, in: rect, style: messageIsError ? theme.error : theme.normal)
@@ -162,6 +168,8 @@ extension StoreBrowserApp {
                     screen.drawField(lines[index], in: row)
                 }
             }
+        case .conflict(let model):
+            drawConflict(model, in: rect, into: &screen)
         case .confirm(let confirmation):
             screen.drawBox(rect, style: theme.border, title: confirmation.title)
             let choices = confirmation.options.map { "\($0.key) \($0.label)" }.joined(separator: " · ")

@@ -50,6 +50,8 @@ public final class StoreBrowserApp: TerminalApp {
     var columnSets: [String: [String]] = [:]
     /// Set by `hidingEmptyColumns` for the message line.
     var emptyColumnsNote: String?
+    /// Long work running off the event loop (`StoreBrowserApp+LongWork`).
+    package let jobs = BrowserJobs()
 
     /// Opens the browser on `session`, on the entity and predicate of its options (or the first entity).
     public init(session: BrowserSession, editor: any LineEditor, theme: Theme = .colored, keyMap: KeyMap = .standard) throws {
@@ -94,16 +96,19 @@ public final class StoreBrowserApp: TerminalApp {
     }
 
     public var tickInterval: Duration? {
-        if exportJob != nil { return .zero }
-        return session.counter.isBusy ? .milliseconds(100) : .seconds(1)
+        // An export goes on step after step: the next starts as soon as the last one's rows are in.
+        if exportJob != nil { return jobs.isBusy ? .milliseconds(10) : .zero }
+        // A running job redraws its spinner every tick.
+        return session.counter.isBusy || jobs.isBusy ? .milliseconds(100) : .seconds(1)
     }
 
     public func tick() -> TerminalAction {
+        collectJobs()
         collectBackgroundResults()
         advanceExport()
         if session.watcher?.storeChanged() == true, !storeChangedOutside {
             storeChangedOutside = true
-            if autoRefresh && !session.context.performAndWait({ session.context.hasChanges }) {
+            if autoRefresh && !jobs.isBusy && !session.context.performAndWait({ session.context.hasChanges }) {
                 refresh()
             } else {
                 show("the store changed on disk: r re-fetches")
@@ -114,10 +119,20 @@ public final class StoreBrowserApp: TerminalApp {
 
     public func handle(_ key: Key) -> TerminalAction {
         defer { syncPendingInserts() }
+        collectJobs()
         collectBackgroundResults()
         if key == .resize { return .redraw }
+        // Ctrl-C cancels long work as Esc does, whatever is open (the terminal delivers it as a key while a job runs).
+        if key == .control("c"), cancelJob() { return .redraw }
         if prompt != nil { return handlePromptKey(key) }
-        if let overlay { return handleOverlayKey(key, overlay) }
+        if let overlay {
+            // A question or a pane whose answer writes or opens a table waits while a job holds the store.
+            if case .text = overlay {} else if key != .escape, let running = jobs.running, running.usesStore {
+                show("busy \(running.title): wait, or Esc then Esc cancels")
+                return .redraw
+            }
+            return handleOverlayKey(key, overlay)
+        }
         let scope: KeyScope = location.detail != nil ? .detail : (focus == .entities ? .entities : .table)
         guard let command = keyMap.command(for: key, in: scope) else {
             if case .mouse(let event) = key { return handleMouse(event) }
@@ -128,6 +143,10 @@ public final class StoreBrowserApp: TerminalApp {
 
     /// Runs a command; the key map's entry point.
     package func perform(_ command: BrowserCommand) -> TerminalAction {
+        if let refusal = refusalWhileWorking(command) {
+            show(refusal)
+            return .redraw
+        }
         clearMessage()
         do {
             return try execute(command)

@@ -112,12 +112,9 @@ package final class DetailModel {
     /// Re-reads every field from the child context.
     func reload() {
         failures.removeAll()
-        // Labels are read in the parent: realising the destinations in the child would make them take part in its
-        // inverse maintenance, which then misses the old destination of a moved to-one.
+        // Labels are read in the child, so a label shows the child's own edits of the destination.
         let ids = child.performAndWait { Self.relationshipIDs(of: object) }
-        let names = child.parent.flatMap { parent in
-            try? parent.performAndWait { try labels.labels(for: ids, in: parent) }
-        } ?? [:]
+        let names = (try? child.performAndWait { try labels.labels(for: ids, in: child) }) ?? [:]
         fields = child.performAndWait { Self.fields(of: object, names: names) }
         selection = min(selection, max(0, fields.count - 1))
     }

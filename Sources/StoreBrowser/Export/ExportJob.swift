@@ -14,11 +14,13 @@ final class ExportJob {
     let path: String
     let format: Format
     private let partialPath: String
-    private let results: BatchFaultingArray
+    /// The export's own batched fetch; its next batches are read off the loop (`preload(batch:)`) before `step`.
+    let results: BatchFaultingArray
     private let columns: [TableColumn]
     private let table: TableModel
     private let handle: FileHandle
-    private var nextBatch = 0
+    /// The first batch the next `step` writes.
+    private(set) var nextBatch = 0
     private(set) var written = 0
     private(set) var isFinished = false
 

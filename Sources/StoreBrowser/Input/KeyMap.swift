@@ -120,8 +120,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.character("U"), .control("r")], .redo, "redo"),
         KeyBinding([.control("s")], .write, "write the changes to the store (shows them first)"),
         KeyBinding([.character("?"), .function(1)], .help, "this help"),
-        KeyBinding([.escape], .cancel, "close, discard, cancel a running count"),
+        KeyBinding([.escape], .cancel, "close, discard, cancel long work: sort, G, F, D (Ctrl-C too)"),
         KeyBinding([.control("z")], .suspend, "suspend to the shell"),
-        KeyBinding([.character("q")], .quit, "quit (asks first when changes are unsaved)"),
+        KeyBinding([.character("q"), .control("c")], .quit, "quit (asks first when changes are unsaved)"),
     ])
 }

@@ -34,6 +34,9 @@ package final class TableModel {
     package private(set) var loadError: String?
     /// The background count job for this table, while it runs.
     var countTicket: Int?
+    /// Set while a job holds the store's connection (a sort, `G`): the table then reads only batches in memory and
+    /// labels already read, and never waits for the coordinator's lock, so the screen keeps drawing.
+    var avoidsStore = false
     /// Objects inserted in the browser's context and not written yet that belong in this table: they come first,
     /// marked, so a new object can be opened and fixed before `:w` (the store's batches do not hold them).
     package private(set) var pendingInserts: [NSManagedObject] = []
@@ -90,6 +93,7 @@ package final class TableModel {
         if tableRow < pendingInserts.count { return pendingInserts[tableRow] }
         let row = tableRow - pendingInserts.count
         let batch = row / batchSize
+        if avoidsStore, !results.holdsBatch(batch) { return nil }
         do {
             let objects = try results.objects(inBatch: batch)
             loadError = nil
@@ -111,7 +115,7 @@ package final class TableModel {
     /// Reads the labels of the to-one destinations of `objects` that are not known yet, one fetch per column and
     /// entity instead of one fault per destination (the screen's rows, an export's batch).
     func prefetchLabels(for objects: [NSManagedObject]) {
-        guard let context = objects.first?.managedObjectContext else { return }
+        guard !avoidsStore, let context = objects.first?.managedObjectContext else { return }
         for column in columns {
             guard case .toOne = column.kind else { continue }
             let missing = Set(objects.compactMap { $0.objectIDForToOne(column.key) }).filter { labelCache[$0] == nil && !$0.isTemporaryID }
@@ -128,11 +132,13 @@ package final class TableModel {
         case .toOne:
             guard let id = object.objectIDForToOne(column.key) else { return "" }
             if let label = labelCache[id] { return label }
+            if avoidsStore { return "…" }
             guard let destination = object.value(forKey: column.key) as? NSManagedObject else { return "" }
             return labels.text(for: destination)
         case .entity:
             return object.entity.name
         case .keyPath:
+            if avoidsStore { return "…" }
             let value = Predicates.NSExpression(forKeyPath: column.key).expressionValue(with: object, context: nil)
             if let destination = value as? NSManagedObject { return labels.text(for: destination) }
             return ValueFormatting.text(value)
@@ -162,6 +168,23 @@ package final class TableModel {
     package func selectLast() throws {
         let count = try results.computeCount()
         select(row: count + pendingInserts.count - 1)
+    }
+
+    /// Whether every existing row of `rows` can be shown without asking the store (pending inserts, batches in
+    /// memory); rows past a known end count as shown.
+    func holdsRows(_ rows: Range<Int>) -> Bool {
+        rows.allSatisfy { row in
+            if let knownCount, row >= knownCount { return true }
+            if row < pendingInserts.count { return true }
+            return results.holdsBatch((row - pendingInserts.count) / batchSize)
+        }
+    }
+
+    /// Puts the selection and the first row back where they were (a move refused while the store is busy).
+    func restore(selection: Int, top: Int) {
+        self.selection = selection
+        self.top = top
+        clamp()
     }
 
     /// Sets how many rows are on screen.

@@ -28,11 +28,17 @@ public final class CursesTerminal: Terminal {
         public var enablesMouse: Bool
         /// How long to wait after Escape for the rest of an escape sequence.
         public var escapeDelay: Duration
+        /// Deliver Ctrl-C, Ctrl-Z and Ctrl-\\ as keys instead of signals (curses' raw mode), for an app that gives
+        /// them a meaning of its own (the browser's Ctrl-C cancels long work). Signals sent by other processes
+        /// still restore the terminal as always.
+        public var deliversControlKeys: Bool
 
-        public init(allowsColor: Bool = true, enablesMouse: Bool = false, escapeDelay: Duration = .milliseconds(25)) {
+        public init(allowsColor: Bool = true, enablesMouse: Bool = false, escapeDelay: Duration = .milliseconds(25),
+                    deliversControlKeys: Bool = false) {
             self.allowsColor = allowsColor
             self.enablesMouse = enablesMouse
             self.escapeDelay = escapeDelay
+            self.deliversControlKeys = deliversControlKeys
         }
     }
 
@@ -78,7 +84,7 @@ public final class CursesTerminal: Terminal {
         }
         set_escdelay(Int32(clamping: options.escapeDelay.components.seconds * 1000
             + options.escapeDelay.components.attoseconds / 1_000_000_000_000_000))
-        cbreak()
+        if options.deliversControlKeys { raw() } else { cbreak() }
         noecho()
         nonl()
         keypad(ocd_stdscr(), true)

@@ -27,6 +27,9 @@ public final class VirtualTerminal: Terminal {
     public private(set) var suspendCount = 0
     private var pendingInput: [Input] = []
     private var needsFullRepaint = true
+    /// Called before each scripted event is read: a test harness waits here for an app's background work, so that
+    /// scripted keys arrive as a patient user's would.
+    public var willReadInput: (() -> Void)?
 
     public init(size: Size, showsColor: Bool = true) {
         self.size = size
@@ -74,6 +77,7 @@ public final class VirtualTerminal: Terminal {
 
     public func readKey(timeout: Duration?) throws -> Key? {
         guard !pendingInput.isEmpty else { throw TerminalError.endOfInput }
+        willReadInput?()
         switch pendingInput.removeFirst() {
         case .key(let key):
             return key

@@ -98,7 +98,8 @@ struct BrowseCommand: ParsableCommand {
         let editor = try makeEditor(stateDirectory: stateDirectory)
         let terminal: CursesTerminal
         do {
-            terminal = try CursesTerminal(options: CursesTerminal.Options(enablesMouse: mouse))
+            // Ctrl-C as a key: it cancels long work (a sort, G), and quits as q does otherwise.
+            terminal = try CursesTerminal(options: CursesTerminal.Options(enablesMouse: mouse, deliversControlKeys: true))
         } catch {
             throw CommandFailure("cannot open the terminal: \(error); use coredata query for scripts")
         }

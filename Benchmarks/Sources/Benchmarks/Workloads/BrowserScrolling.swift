@@ -85,6 +85,11 @@ enum BrowserScrolling {
             let before = ContinuousClock.now
             terminal.enqueue(keys)
             try TerminalUI.run(app: &app, terminal: terminal)
+            // Sorts, filters, G and D run off the browser's loop: the time runs to the screen showing their result.
+            if app.isWorking {
+                app.finishWork()
+                try TerminalUI.run(app: &app, terminal: terminal)
+            }
             return (ContinuousClock.now - before).seconds
         }
         try TerminalUI.run(app: &app, terminal: terminal)
