@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 22, item 4: the progress bar of large `set` and `delete` on a terminal's standard error, and its silence
 /// with `--quiet`, off a terminal and for small changes.
-@Suite("Progress bars of set and delete")
+@Suite("Progress bars of set and delete", .enabled(if: FileManager.default.fileExists(atPath: "/dev/ptmx"), "no pseudo-terminals here (/dev/ptmx)"))
 struct ProgressBarCommandTests {
     /// A copy of the Earthquakes sample: 2,000 quakes, enough for a bar (1,000 objects or more).
     static func earthquakes() throws -> String {
