@@ -47,6 +47,25 @@ struct ProgressBarCommandTests {
         #expect(result.standardError.hasSuffix("100%\n"), "\(result.standardError.suffix(80).debugDescription)")
     }
 
+    @Test("migrate draws its bar on a terminal, to 100%, and none with --quiet", .enabled(if: Fixtures.isAvailable, "\(Fixtures.absenceMessage)"))
+    func migrateShowsProgress() throws {
+        let folder = "stores/coredataplus-inheritance-constraints"
+        for quiet in [false, true] {
+            let store = try Fixtures.copy("\(folder)/SampleModel_V1.sqlite")
+            let model = try Fixtures.copy("\(folder)/SampleModel.xcdatamodeld")
+            let result = try CommandRunner.runWithTerminalStandardError(
+                ["migrate", store.path, "--model", model.path, "--to", "SampleModel3", "--no-backup"] + (quiet ? ["--quiet"] : []))
+            #expect(result.status == 0 && result.standardOutput.contains("migrated to SampleModel3"), "\(result.standardError)")
+            if quiet {
+                #expect(result.standardError.isEmpty, "\(result.standardError.debugDescription)")
+            } else {
+                let shown = Self.percentages(result.standardError, label: "migrating")
+                #expect(shown.last == 100 && shown == shown.sorted(), "\(shown) \(result.standardError.debugDescription)")
+                #expect(result.standardError.hasSuffix("100%\n"), "\(result.standardError.suffix(80).debugDescription)")
+            }
+        }
+    }
+
     @Test("no bar with --quiet, off a terminal, or for fewer than 1,000 objects")
     func silentCases() throws {
         let quiet = try CommandRunner.runWithTerminalStandardError(["set", try Self.earthquakes(), "Quake", "depth >= 0", "depth=2", "--yes", "--quiet"])
