@@ -219,7 +219,7 @@ do {
     }
     if wanted("cli") {
         if let coredata = CommandLineOutput.executable(packageDirectory: packageDirectory) {
-            let samples = packageDirectory.deletingLastPathComponent().appendingPathComponent("SampleStores/Recipes/Recipes.sqlite")
+            let samples = packageDirectory.deletingLastPathComponent().appendingPathComponent("SampleStores")
             let store = try CommandLineOutput.store(factory: stores, rows: sizes.cliRows)
             let measured = try CommandLineOutput.run(store: store, rows: sizes.cliRows, coredata: coredata, samples: samples,
                                                      rounds: option("--rounds").flatMap(Int.init) ?? (quick ? 1 : 3))

@@ -14,13 +14,19 @@ struct DiffCommand: ParsableCommand {
             Objects are matched by primary key, or by the value of --key ATTR in the entities that have that \
             attribute (its values must be unique there). Attributes compare by value, relationships by the primary \
             keys they lead to. Each entity's objects of one store are held in memory while it is compared. Typical \
-            use: after a migration or an app run, against a copy taken before. Examples:
+            use: after a migration or an app run, against a copy taken before. With --wal, one store is compared \
+            with itself: its main file alone (the state of its last checkpoint) against the main file with its -wal \
+            (the state every reader sees), that is what a checkpoint would fold into the main file. Both are read from \
+            copies in a temporary folder: the store, its -wal and -shm are never opened, checkpointed or changed \
+            (copy them while no app is writing, or the copies may not match). Examples:
               coredata diff Before.sqlite After.sqlite
               coredata diff Before.sqlite After.sqlite --entity Recipe --key name --format json
+              coredata diff App.sqlite --wal
             """)
 
-    @Argument(help: "The first store (the old state).", completion: .file(extensions: ["sqlite"])) var first: String
-    @Argument(help: "The second store (the new state).", completion: .file(extensions: ["sqlite"])) var second: String
+    @Argument(help: "The first store (the old state); with --wal, the one store.", completion: .file(extensions: ["sqlite"])) var first: String
+    @Argument(help: "The second store (the new state); none with --wal.", completion: .file(extensions: ["sqlite"])) var second: String?
+    @Flag(help: "Compare the store's main file alone (its last checkpoint) with the main file and its -wal.") var wal = false
     @Option(help: "A model to read both stores with instead of the ones they carry.") var model: String?
     @Option(help: "The type of both stores: sqlite, xml, binary or a registered custom type; detected from each file when not given.")
     var type: String?
@@ -39,6 +45,15 @@ struct DiffCommand: ParsableCommand {
         var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
     }
 
+    func validate() throws {
+        if wal, let second {
+            throw ValidationError("--wal compares one store with its own -wal; give one store, not \(first) and \(second)")
+        }
+        if !wal, second == nil {
+            throw ValidationError("give two stores to compare, or one store and --wal")
+        }
+    }
+
     func run() throws {
         global.apply()
         let kind: StoreKind?
@@ -47,9 +62,22 @@ struct DiffCommand: ParsableCommand {
         } catch {
             throw CommandFailure(wrapping: error)
         }
-        let old = try StoreSession(storePath: first, modelPath: model, kind: kind)
+        guard wal else { return try compare(first, second ?? "", old: first, new: second ?? "", kind: kind) }
+        let snapshots = try WALSnapshots(storePath: first)
+        defer { snapshots.remove() }
+        if snapshots.walByteCount == 0 {
+            StoreNotes.report("\(first) has no -wal with data: its main file holds every committed transaction")
+        }
+        try compare(snapshots.checkpointedPath, snapshots.currentPath, old: "\(first) without its -wal",
+                    new: "\(first) with its -wal", kind: kind)
+    }
+
+    /// Compares the stores at `oldPath` and `newPath`, named `first` and `second` in messages.
+    private func compare(_ oldPath: String, _ newPath: String, old first: String, new second: String,
+                         kind: StoreKind?) throws {
+        let old = try StoreSession(storePath: oldPath, modelPath: model, kind: kind)
         StoreNotes.report(old.recoveryNote)
-        let new = try StoreSession(storePath: second, modelPath: model, kind: kind)
+        let new = try StoreSession(storePath: newPath, modelPath: model, kind: kind)
         StoreNotes.report(new.recoveryNote)
         let differing = old.model.entities.map(\.name).filter { name in
             new.model.entitiesByName[name]?.versionHash != old.model.entitiesByName[name]?.versionHash

@@ -99,8 +99,11 @@ struct SetCommand: ParsableCommand {
                 let objects = try session.context.fetch(request)
                 // Asks again only when more objects match now than were agreed to a moment ago.
                 try ChangeConfirmation.confirm(objects.count, "change", yes: objects.count <= agreed)
+                // The save, one transaction, is the bar's last step.
+                let bar = ProgressLine.forChange(of: objects.count, label: "changing \(entity)")
+                defer { bar?.finish() }
                 var report: [String] = []
-                for object in objects {
+                for (index, object) in objects.enumerated() {
                     let before = object.committedValues(forKeys: assignments.map(\.key))
                     try ValueParsing.apply(assignments, to: object, session: session)
                     let changes = assignments.map { assignment in
@@ -108,8 +111,11 @@ struct SetCommand: ParsableCommand {
                             + ValueFormatting.text(object.propertyValue(forKey: assignment.key))
                     }
                     report.append("\(object.objectID.uriRepresentation().absoluteString)  " + changes.joined(separator: ", "))
+                    bar?.show(index + 1, objects.count + 1)
                 }
                 try session.context.save()
+                bar?.show(objects.count + 1, objects.count + 1)
+                bar?.finish()
                 report.forEach { print($0) }
                 print("changed \(objects.count) object\(objects.count == 1 ? "" : "s")")
             }
@@ -141,11 +147,20 @@ struct DeleteCommand: ParsableCommand {
             try session.context.performAndWait {
                 let objects = try session.context.fetch(request)
                 try ChangeConfirmation.confirm(objects.count, "delete", yes: objects.count <= agreed)
-                objects.forEach(session.context.delete)
+                // The delete rules (cascade, nullify) and the save, one transaction, are the bar's last two steps.
+                let bar = ProgressLine.forChange(of: objects.count, label: "deleting \(entity)")
+                defer { bar?.finish() }
+                for (index, object) in objects.enumerated() {
+                    session.context.delete(object)
+                    bar?.show(index + 1, objects.count + 2)
+                }
                 session.context.processPendingChanges()
+                bar?.show(objects.count + 1, objects.count + 2)
                 let deleted = session.context.deletedObjects.sorted { $0.objectID.description < $1.objectID.description }
                 let nullified = session.context.updatedObjects.count
                 try session.context.save()
+                bar?.show(objects.count + 2, objects.count + 2)
+                bar?.finish()
                 deleted.forEach { print("deleted \($0.objectID.uriRepresentation().absoluteString)") }
                 print("deleted \(deleted.count) object\(deleted.count == 1 ? "" : "s") (\(objects.count) matched, the rest by cascade); \(nullified) related object\(nullified == 1 ? "" : "s") updated")
             }

@@ -90,7 +90,11 @@ struct MigrateCommand: ParsableCommand {
                 print("backup: \(backup.path)")
             }
             let bar = ProgressLine(label: "migrating")
-            let plans = try SQLiteStoreMigrator.migrate(storeAt: url.path, steps: path.steps.map(\.step)) { done, total in bar.show(done, total) }
+            var stepProgress = StepProgress(steps: path.steps.count)
+            let plans = try SQLiteStoreMigrator.migrate(storeAt: url.path, steps: path.steps.map(\.step)) { done, total in
+                let (part, whole) = stepProgress.fraction(done: done, total: total)
+                bar.show(part, whole)
+            }
             bar.finish()
             for (index, (step, plan)) in zip(path.steps, plans).enumerated() {
                 print(Self.describe(step: index + 1, from: step.from, to: step.to, mapping: step.step.mapping, file: step.mappingFile, plan: plan))
@@ -131,5 +135,33 @@ struct MigrateCommand: ParsableCommand {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         return formatter.string(from: Date())
+    }
+}
+
+/// The migrator counts statements over all steps, and its total grows as each later step is planned, so its own
+/// fraction can fall back; the bar gives each step an equal share instead, and so only moves forward.
+struct StepProgress {
+    let steps: Int
+    private var step = -1
+    private var lastTotal = -1
+    private var stepStart = 0
+    static let share = 1_000
+
+    init(steps: Int) { self.steps = max(steps, 1) }
+
+    /// `done` of `total` statements as a part of `steps * share`.
+    mutating func fraction(done: Int, total: Int) -> (part: Int, whole: Int) {
+        let whole = steps * Self.share
+        // The last call reports everything done (`done == total`).
+        if done == total, step >= 0 { return (whole, whole) }
+        if total != lastTotal {
+            step = min(step + 1, steps - 1)
+            lastTotal = total
+            stepStart = done
+        }
+        // This step's statements: the total less those of earlier steps and one for each step not planned yet.
+        let statements = max(total - stepStart - (steps - 1 - step), 1)
+        let inStep = min(done - stepStart, statements) * Self.share / statements
+        return (step * Self.share + inStep, whole)
     }
 }

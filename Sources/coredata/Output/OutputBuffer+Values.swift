@@ -61,13 +61,16 @@ extension OutputBuffer {
     mutating func appendCSVField(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
-            let needsQuotes = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-            guard needsQuotes else { append(contentsOf: utf8); return }
+            guard Self.containsAny(utf8, UInt8(ascii: ","), UInt8(ascii: "\""), 0x0A, 0x0D) else { append(contentsOf: utf8); return }
             append(UInt8(ascii: "\""))
-            for byte in utf8 {
-                if byte == UInt8(ascii: "\"") { append(UInt8(ascii: "\"")) }
-                append(byte)
+            // Runs between quotes are copied whole; each quote ends a run and is written twice.
+            var runStart = 0
+            for index in 0..<utf8.count where utf8[index] == UInt8(ascii: "\"") {
+                append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...index]))
+                append(UInt8(ascii: "\""))
+                runStart = index + 1
             }
+            if runStart < utf8.count { append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
             append(UInt8(ascii: "\""))
         }
     }
@@ -77,7 +80,7 @@ extension OutputBuffer {
     mutating func appendTSVField(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
-            guard utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") }) else {
+            guard Self.containsAny(utf8, 0x09, 0x0A, 0x0D, UInt8(ascii: "\\")) else {
                 append(contentsOf: utf8)
                 return
             }
@@ -91,6 +94,35 @@ extension OutputBuffer {
                 }
             }
         }
+    }
+
+    /// Whether `utf8` holds any of four bytes, looked for eight bytes at a time: most fields hold none, and this
+    /// scan is most of the cost of writing them.
+    static func containsAny(_ utf8: UnsafeBufferPointer<UInt8>, _ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if zeroBytes(word ^ spread(a)) | zeroBytes(word ^ spread(b)) | zeroBytes(word ^ spread(c)) | zeroBytes(word ^ spread(d)) != 0 {
+                return true
+            }
+            index += 8
+        }
+        while index < utf8.count {
+            let byte = base[index]
+            if byte == a || byte == b || byte == c || byte == d { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// `byte` in each of a word's eight bytes.
+    @inline(__always) private static func spread(_ byte: UInt8) -> UInt64 { UInt64(byte) &* 0x0101_0101_0101_0101 }
+
+    /// Not zero exactly when one of the word's bytes is zero (the high bit of the first zero byte is set).
+    @inline(__always) private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
 
     // MARK: Dates

@@ -12,6 +12,14 @@ final class ProgressLine {
         self.enabled = enabled
     }
 
+    /// Objects a `set` or `delete` must touch before it shows a bar: fewer are done before one would be seen.
+    static let largeChange = 1_000
+
+    /// A bar for work over `count` objects when there are at least ``largeChange`` of them; nil otherwise.
+    static func forChange(of count: Int, label: String) -> ProgressLine? {
+        count >= largeChange ? ProgressLine(label: label) : nil
+    }
+
     func show(_ done: Int, _ total: Int) {
         guard enabled, total > 0 else { return }
         let percent = min(100, done * 100 / total)
@@ -21,8 +29,10 @@ final class ProgressLine {
         FileHandle.standardError.write(Data("\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)%".utf8))
     }
 
+    /// Ends the bar's line; a second call does nothing, so a `defer` can end it on the error path too.
     func finish() {
         if enabled && shown >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+        shown = -1
     }
 }
 

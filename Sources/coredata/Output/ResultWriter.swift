@@ -21,7 +21,7 @@ final class ResultWriter {
         self.columns = columns
         switch settings.format {
         case .csv, .tsv:
-            if settings.header { writeDelimitedRow(columns.map { CellValue.string($0) }) }
+            if settings.header { writeDelimitedRow(columns.map { CellValue.string($0) }, into: &out) }
         case .json, .jsonl:
             jsonKeys = columns.map { column in
                 var key = OutputBuffer.scratch()
@@ -31,7 +31,7 @@ final class ResultWriter {
             }
             if settings.format == .json { out.append("[" as StaticString) }
         case .markdown:
-            writeMarkdownRow(columns.map { CellValue.string($0) })
+            writeMarkdownRow(columns.map { CellValue.string($0) }, into: &out)
             out.append("|" as StaticString)
             for _ in columns { out.append(" --- |" as StaticString) }
             out.append(0x0A)
@@ -41,15 +41,16 @@ final class ResultWriter {
     }
 
     func write(_ row: [CellValue]) {
+        // The row is written into `out` as one access (the formats take it `inout`), not one per value.
         switch settings.format {
-        case .csv, .tsv: writeDelimitedRow(row)
+        case .csv, .tsv: writeDelimitedRow(row, into: &out)
         case .json:
             out.append(rowsWritten == 0 ? "\n  " as StaticString : ",\n  " as StaticString)
-            writeJSONObject(row)
+            writeJSONObject(row, into: &out)
         case .jsonl:
-            writeJSONObject(row)
+            writeJSONObject(row, into: &out)
             out.append(0x0A)
-        case .markdown: writeMarkdownRow(row)
+        case .markdown: writeMarkdownRow(row, into: &out)
         case .table: table!.add(row.map { cellText($0, binaryAsBase64: false) }, into: &out)
         }
         rowsWritten += 1
@@ -67,18 +68,18 @@ final class ResultWriter {
 
     // MARK: Delimited text
 
-    private func writeDelimitedRow(_ row: [CellValue]) {
+    private func writeDelimitedRow(_ row: [CellValue], into out: inout OutputBuffer) {
         let csv = settings.format == .csv
-        for (index, cell) in row.enumerated() {
+        for index in row.indices {
             if index > 0 { out.append(csv ? UInt8(ascii: ",") : 0x09) }
-            switch cell {
+            switch row[index] {
             case .integer(let value): out.append(integer: value)
             case .double(let value) where value.isFinite: out.append(double: value)
             // Numbers and dates never need quotes or escapes, nor sanitising.
             case .date(let date): out.append(date: date, style: settings.dates)
             case .string(let text) where !settings.isTerminal:
                 if csv { out.appendCSVField(text) } else { out.appendTSVField(text) }
-            default:
+            case let cell:
                 var text = cellText(cell, binaryAsBase64: true)
                 if settings.isTerminal { text = Self.sanitize(text, layout: csv ? .multiLine : .singleLine) }
                 if csv { out.appendCSVField(text) } else { out.appendTSVField(text) }
@@ -87,7 +88,7 @@ final class ResultWriter {
         if csv { out.append("\r\n" as StaticString) } else { out.append(0x0A) }
     }
 
-    private func writeMarkdownRow(_ row: [CellValue]) {
+    private func writeMarkdownRow(_ row: [CellValue], into out: inout OutputBuffer) {
         out.append("|" as StaticString)
         for cell in row {
             out.append(0x20)
@@ -131,17 +132,17 @@ final class ResultWriter {
 
     // MARK: JSON
 
-    private func writeJSONObject(_ row: [CellValue]) {
+    private func writeJSONObject(_ row: [CellValue], into out: inout OutputBuffer) {
         out.append(UInt8(ascii: "{"))
         for (index, cell) in row.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             jsonKeys[index].withUnsafeBufferPointer { out.append(contentsOf: $0) }
-            writeJSONValue(cell)
+            writeJSONValue(cell, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }
 
-    private func writeJSONValue(_ cell: CellValue) {
+    private func writeJSONValue(_ cell: CellValue, into out: inout OutputBuffer) {
         let terminal = settings.isTerminal
         switch cell {
         case .null: out.append("null" as StaticString)
@@ -157,18 +158,18 @@ final class ResultWriter {
             out.append(date: date, style: settings.dates)
             if settings.dates == .iso { out.append(UInt8(ascii: "\"")) }
         case .data(let data): out.appendJSONString(data.base64EncodedString(), forTerminal: false)
-        case .reference(let uri, let label): writeJSONReference(uri: uri, label: label)
+        case .reference(let uri, let label): writeJSONReference(uri: uri, label: label, into: &out)
         case .references(let objects):
             out.append(UInt8(ascii: "["))
             for (index, object) in objects.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeJSONReference(uri: object.uri, label: object.label)
+                writeJSONReference(uri: object.uri, label: object.label, into: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
     }
 
-    private func writeJSONReference(uri: String, label: String) {
+    private func writeJSONReference(uri: String, label: String, into out: inout OutputBuffer) {
         out.append("{\"uri\":" as StaticString)
         out.appendJSONString(uri, forTerminal: settings.isTerminal)
         out.append(",\"label\":" as StaticString)

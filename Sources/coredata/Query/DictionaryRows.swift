@@ -16,7 +16,16 @@ struct DictionaryRows {
         case reference(key: String, labelKey: String?, label: EntityLabel)
     }
 
+    /// How a column's value is read from a row, without its key: the per-row loop switches on this trivial
+    /// enum instead of copying a `Column` (which holds strings) for every cell.
+    private enum Read {
+        case string, integer, double, date, boolean, other, reference
+    }
+
     private let columns: [Column]
+    private let reads: [Read]
+    /// Each column's key in the dictionary rows.
+    private let keys: [String]
     private let fetched: [String]
     private let storeIdentifier: String
     private let storePath: String
@@ -38,6 +47,25 @@ struct DictionaryRows {
             }
         }
         self.columns = columns
+        keys = columns.map { column in
+            switch column {
+            case .value(let key, _, _), .reference(let key, _, _): key
+            }
+        }
+        reads = columns.map { column in
+            switch column {
+            case .value(_, let type, _):
+                switch type {
+                case .stringAttributeType: .string
+                case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: .integer
+                case .doubleAttributeType: .double
+                case .dateAttributeType: .date
+                case .booleanAttributeType: .boolean
+                default: .other
+                }
+            case .reference: .reference
+            }
+        }
         self.fetched = Array(NSOrderedSet(array: fetched)) as! [String]
         self.storeIdentifier = storeIdentifier
         self.storePath = storePath
@@ -94,9 +122,11 @@ struct DictionaryRows {
         do {
             // One statement, each row written as SQLite steps to it: nothing is held between rows.
             try context.enumerateDictionaries(request) { row in
-                for index in columns.indices {
-                    cells[index] = cell(columns[index], of: row)
-                    if case .null = cells[index], let (check, keyPath) = checks.removeValue(forKey: index) {
+                for index in 0..<cells.count {
+                    let value = cell(index, of: row)
+                    let isNull = if case .null = value { true } else { false }
+                    cells[index] = value
+                    if isNull, !checks.isEmpty, let (check, keyPath) = checks.removeValue(forKey: index) {
                         let keys = try check.brokenKeys()
                         if !keys.isEmpty { throw BrokenReferences(check: check, keyPath: keyPath, keys: keys) }
                         // The relationship is sound: its other key paths need no check either.
@@ -126,18 +156,17 @@ struct DictionaryRows {
         var keys: [Int64]
     }
 
-    private func cell(_ column: Column, of row: FetchedDictionary) -> CellValue {
-        switch column {
-        case .value(let key, let type, _):
-            switch type {
-            case .stringAttributeType: return row[key, as: String.self].map(CellValue.string) ?? .null
-            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: return row[key, as: Int64.self].map(CellValue.integer) ?? .null
-            case .doubleAttributeType: return row[key, as: Double.self].map(CellValue.double) ?? .null
-            case .dateAttributeType: return row[key, as: Date.self].map(CellValue.date) ?? .null
-            case .booleanAttributeType: return row[key, as: Bool.self].map(CellValue.boolean) ?? .null
-            default: return CellValue(row[key])
-            }
-        case .reference(let key, let labelKey, let label):
+    private func cell(_ index: Int, of row: FetchedDictionary) -> CellValue {
+        let key = keys[index]
+        switch reads[index] {
+        case .string: return row[key, as: String.self].map(CellValue.string) ?? .null
+        case .integer: return row[key, as: Int64.self].map(CellValue.integer) ?? .null
+        case .double: return row[key, as: Double.self].map(CellValue.double) ?? .null
+        case .date: return row[key, as: Date.self].map(CellValue.date) ?? .null
+        case .boolean: return row[key, as: Bool.self].map(CellValue.boolean) ?? .null
+        case .other: return CellValue(row[key])
+        case .reference:
+            guard case .reference(_, let labelKey, let label) = columns[index] else { return .null }
             guard let id = row[key, as: NSManagedObjectID.self] else { return .null }
             // A reference alone is printed as it is stored (as objects print it, without fulfilling the fault): a
             // missing destination row labels as "Entity pN".

@@ -84,6 +84,8 @@ struct SampleStoreBuilder {
             // Only the large samples take long enough for a bar.
             let bar = scale >= 10_000 ? ProgressLine(label: "generating \(generator.name)") : nil
             try sample.generate(into: SampleStoreWriter(context: context, progress: bar.map { ($0, scale) }), random: &random)
+            // The last save rarely falls on a batch boundary, where the writer advances the bar.
+            bar?.show(scale, scale)
             bar?.finish()
         }
         for store in coordinator.persistentStores { try coordinator.remove(store) }

@@ -4,7 +4,7 @@ import OpenCoreData
 /// Issue 22: the `coredata` command line against the sqlite3 shell, whole processes side by side in one run, on a
 /// 500,000-row entity of four attributes (text, integer, date, double) with a to-one relationship to 1,000 chefs.
 /// Each command writes to /dev/null (a file: exact values, no sanitising); user and system CPU come from `wait4`,
-/// the peak resident set from GNU time. Time to first row is measured on the Recipes sample through a pipe.
+/// the peak resident set from GNU time. Time to first row is measured on each committed sample through a pipe.
 enum CommandLineOutput {
     static let limitRatio = 1.5
     static let limitMB = 64.0
@@ -66,6 +66,10 @@ enum CommandLineOutput {
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
 
+    /// The committed samples and the entity whose first row is timed in each.
+    static let firstRowSamples = [("Recipes", "Recipe"), ("Photos", "Photo"), ("Earthquakes", "Quake"), ("Library", "Book")]
+
+    /// `samples` is the SampleStores folder; the time to first row is the slowest sample's median.
     static func run(store: URL, rows: Int, coredata: URL, samples: URL, rounds: Int) throws -> (comparisons: [Comparison], firstRowSeconds: Double) {
         let path = store.path
         let attributes = "text,length,created,score"
@@ -91,9 +95,15 @@ enum CommandLineOutput {
             comparisons.append(Comparison(name: name, ours: oursMeasured, shell: shellMeasured))
             print(String(format: " %.2f s against %.2f s", oursMeasured.userSeconds, shellMeasured.userSeconds))
         }
-        let firstRow = try (0..<max(rounds, 3)).map { _ in
-            try secondsToFirstByte([coredata.path, "query", samples.path, "Recipe", "--format", "jsonl"])
-        }.sorted()[max(rounds, 3) / 2]
+        var firstRow = 0.0
+        for (sample, entity) in firstRowSamples {
+            let path = samples.appendingPathComponent("\(sample)/\(sample).sqlite").path
+            let median = try (0..<max(rounds, 3)).map { _ in
+                try secondsToFirstByte([coredata.path, "query", path, entity, "--format", "jsonl"])
+            }.sorted()[max(rounds, 3) / 2]
+            print(String(format: "  cli · first row, %@ %@: %.1f ms", sample, entity, median * 1000))
+            firstRow = max(firstRow, median)
+        }
         return (comparisons, firstRow)
     }
 
@@ -107,7 +117,7 @@ enum CommandLineOutput {
                                 comparison.ours.wallSeconds, comparison.shell.wallSeconds, comparison.ours.peakMB,
                                 comparison.shell.peakMB, met ? "met" : "missed"))
         }
-        lines.append(String(format: "| process start to first row (Recipes sample, jsonl into a pipe) | %.1f ms | | | | | | | %@ |",
+        lines.append(String(format: "| process start to first row (slowest of the four samples, jsonl into a pipe) | %.1f ms | | | | | | | %@ |",
                             firstRowSeconds * 1000, firstRowSeconds <= 0.030 ? "met (≤ 30 ms)" : "missed (≤ 30 ms)"))
         return lines.joined(separator: "\n")
     }
