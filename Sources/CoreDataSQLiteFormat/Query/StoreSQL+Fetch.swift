@@ -115,7 +115,13 @@ package struct FetchStatement: Sendable {
         }
         alternatives.append((equalities + ["t0.Z_PK \(after ? ">" : "<") ?"]).joined(separator: " AND "))
         bindings += equalityBindings + [.integer(primaryKey)]
-        return (alternatives.map { "(\($0))" }.joined(separator: " OR "), bindings)
+        let condition = alternatives.map { "(\($0))" }.joined(separator: " OR ")
+        // Walking up from a value, every row beyond is at least that value: said outright, the first sort column's
+        // index is searched from there in order, where the OR alone makes SQLite gather every row beyond and sort.
+        if let first = terms.first, first.ascending == after, !keys[0].isNull {
+            return ("\(first.sql) >= ? AND (\(condition))", [keys[0]] + bindings)
+        }
+        return (condition, bindings)
     }
 
     /// Dictionary results: `SELECT [DISTINCT] <columns> FROM … [GROUP BY …]`, ordered (by the primary key too
