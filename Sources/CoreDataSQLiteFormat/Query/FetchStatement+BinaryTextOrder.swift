@@ -1,3 +1,4 @@
+import Foundation
 import Predicates
 
 /// Sorting text with SQLite's own `BINARY` collation where it gives exactly the order of `compare:` (issue 21): the
@@ -23,12 +24,14 @@ extension FetchStatement {
         }
     }
 
-    /// The same fetch with the terms at `terms` (from ``compareSortedColumns``) sorted by `BINARY`; keyset windows
-    /// compare with the same collation, so they continue in the same order.
+    /// The same fetch with the terms at `terms` (from ``compareSortedColumns``) sorted by the bare column, whose
+    /// collation is `BINARY` (``BinaryTextOrder/checkSQL(table:column:)`` makes sure the table declares no other);
+    /// keyset windows compare the same way, so they continue in the same order. Bare, not `COLLATE BINARY`: SQLite
+    /// then recognises the sort key as the selected column and does not carry the text twice through its sorter.
     package func sortingBinary(terms: Set<Int>) -> FetchStatement {
         var statement = self
         for (term, column) in compareSortedColumns where terms.contains(term) {
-            statement.orderTerms[term].sql = "t0.\(column) COLLATE BINARY"
+            statement.orderTerms[term].sql = "t0.\(column)"
         }
         return statement
     }
@@ -42,9 +45,17 @@ package enum BinaryTextOrder {
     /// length with its byte count would let such texts through.
     package static let functionName = "ocd_sorts_by_bytes"
 
-    /// A query answering 1 when every value in `column` of `table` may be sorted by its bytes, else 0.
+    /// A query answering 1 when every value in `column` of `table` (as SQL, quoted if need be) may be sorted by its
+    /// bytes and the table declares no collation (so its columns compare as `BINARY`), else 0. Core Data never
+    /// declares one; a table that does is left to the `compare:` collation.
     package static func checkSQL(table: String, column: String) -> String {
-        "SELECT NOT EXISTS (SELECT 1 FROM \(table) WHERE \(mayDisagree(column)))"
+        var name = table
+        if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 {
+            name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+        }
+        let literal = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+        return "SELECT NOT EXISTS (SELECT 1 FROM \(table) WHERE \(mayDisagree(column))) AND NOT EXISTS "
+            + "(SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(literal) AND sql LIKE '%COLLATE%')"
     }
 
     /// SQL true for a value on which `BINARY` and `compare:` might order differently.

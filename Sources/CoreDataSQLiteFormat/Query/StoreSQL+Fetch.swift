@@ -60,13 +60,24 @@ package struct FetchStatement: Sendable {
         case beyond(keys: [SQLiteValue], primaryKey: Int64, after: Bool)
     }
 
-    /// A window of `limit` rows from `start`, selecting `selectList` then the keyset terms (the row's boundary),
-    /// and whether its rows come back in reverse order. Bindings: the fetch's, then the keyset's.
+    /// A window of `limit` rows from `start`, selecting `selectList` then the keyset terms not already in it (the
+    /// row's boundary, at `keyColumns`), and whether its rows come back in reverse order. Bindings: the fetch's,
+    /// then the keyset's. A sort column selected twice would be carried twice through SQLite's sorter.
     package func window(_ selectList: [String], start: WindowStart, limit: Int)
-        -> (sql: String, bindings: [SQLiteValue], reversed: Bool)
+        -> (sql: String, bindings: [SQLiteValue], reversed: Bool, keyColumns: [Int])
     {
         let keyset = keysetTerms
-        let columns = (selectList + keyset.map(\.sql)).joined(separator: ", ")
+        var selected = selectList
+        var keyColumns: [Int] = []
+        for term in keyset {
+            if let index = selectList.firstIndex(of: term.sql) {
+                keyColumns.append(index)
+            } else {
+                keyColumns.append(selected.count)
+                selected.append(term.sql)
+            }
+        }
+        let columns = selected.joined(separator: ", ")
         var whereClause = self.whereClause
         var bindings = self.bindings
         let reversed: Bool
@@ -82,7 +93,8 @@ package struct FetchStatement: Sendable {
             bindings += condition.bindings
             limitClause = " LIMIT \(limit)"
         }
-        return ("SELECT \(columns) FROM \(table) t0\(joins)\(whereClause)\(orderBy(reversed: reversed))\(limitClause)", bindings, reversed)
+        return ("SELECT \(columns) FROM \(table) t0\(joins)\(whereClause)\(orderBy(reversed: reversed))\(limitClause)", bindings, reversed,
+                keyColumns)
     }
 
     /// Rows strictly after (or before) a row in the fetch's order. SQLite sorts NULL first, so NULL is the smallest

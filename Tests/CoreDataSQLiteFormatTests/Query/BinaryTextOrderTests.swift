@@ -126,6 +126,9 @@ struct BinaryTextOrderTests {
             #expect(try connection.query(sql).compactMap { $0[0].int64Value } == Array(ids))
         }
 
+        // A table that declares a collation is left to the compare: collation, whatever its texts.
+        try connection.execute(sql: "CREATE TABLE u (s VARCHAR COLLATE NOCASE); INSERT INTO u VALUES ('a'), ('B')")
+        #expect(try connection.query(BinaryTextOrder.checkSQL(table: "u", column: "s")).first?.first?.int64Value == 0)
         // One text outside the class and the column no longer passes.
         try connection.execute(sql: "UPDATE t SET s = 'e\u{301}' WHERE id = 5")
         #expect(try connection.query(BinaryTextOrder.checkSQL(table: "t", column: "s")).first?.first?.int64Value == 0)

@@ -75,7 +75,12 @@ struct StoreSQLTests {
         #expect(up.bindings == [.text("978"), .text("978"), .text("978"), .integer(7)])
         #expect(ascending.compareSortedColumns.map(\.column) == ["ZISBN"])
         let bytes = ascending.sortingBinary(terms: [0])
-        #expect(bytes.orderBy() == " ORDER BY t0.ZISBN COLLATE BINARY ASC, t0.Z_PK ASC")
+        #expect(bytes.orderBy() == " ORDER BY t0.ZISBN ASC, t0.Z_PK ASC")
+        // A sort column already selected is not selected again: the boundary is read from where it is.
+        let first = bytes.window(["t0.Z_PK", "t0.ZISBN"], start: .offset(0), limit: 20)
+        #expect(first.sql == "SELECT t0.Z_PK, t0.ZISBN FROM ZITEM t0 WHERE t0.Z_ENT = \(book) ORDER BY t0.ZISBN ASC, t0.Z_PK ASC LIMIT 20")
+        #expect(first.keyColumns == [1])
+        #expect(up.keyColumns == [1])
 
         let table = try #require(sql.layout.table(forEntity: "Book"))
         #expect(sql.insert(into: table, columns: ["ZTITLE"]) == "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (?, ?, ?, ?)")
