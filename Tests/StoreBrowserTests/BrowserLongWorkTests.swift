@@ -30,8 +30,19 @@ struct BrowserLongWorkTests {
         }
         var comparisonsSinceOpened: Int { comparisonsAfterOpening.load(ordering: .acquiring) }
 
+        /// Whether a comparison stopped waiting because the deadline ran out: only a browser that blocked on the
+        /// store can draw a frame after that, so the tests assert it did not happen instead of timing the frames.
+        var expired: Bool { expiredFlag.load(ordering: .acquiring) }
+        private let expiredFlag = Atomic<Bool>(false)
+
         func pass() {
-            while !isOpen.load(ordering: .acquiring), ContinuousClock.now < deadline { usleep(1_000) }
+            while !isOpen.load(ordering: .acquiring) {
+                if ContinuousClock.now >= deadline {
+                    expiredFlag.store(true, ordering: .releasing)
+                    break
+                }
+                usleep(1_000)
+            }
             comparisonsAfterOpening.add(1, ordering: .relaxed)
         }
     }
@@ -105,10 +116,11 @@ struct BrowserLongWorkTests {
         #expect(browser.app.table.query.sortKeys.isEmpty)
         #expect(!browser.app.jobs.isBusy)
 
-        // Nothing blocked: every key drew its frame at once (a blocked loop would wait for the gate's minute).
+        // Nothing blocked: every key drew its frame while the sort was held at the closed gate (a blocked loop could
+        // only draw once the gate's deadline ran out). The latencies are printed for the record, not asserted.
+        #expect(!gate.expired, "a key waited for the store")
         let slowest = try #require(latencies.max())
         print("BrowserLongWorkTests: slowest key-to-frame while sorting: \(slowest)")
-        #expect(slowest < .seconds(5), "a key waited \(slowest) for its frame")
     }
 
     @Test("A sort that is left to finish replaces the table; G on it runs off the loop too and Esc cancels it")

@@ -51,7 +51,8 @@ public enum PredicateSQLFunctions {
         }
     }
 
-    /// Registers ``compareFunctionName`` and one collation per ``SortComparison`` on `connection`.
+    /// Registers ``compareFunctionName``, the per-operator functions, `ocd_sorts_by_bytes` and one collation per
+    /// ``SortComparison`` on `connection`.
     /// A SQLite store calls this when it opens a connection.
     public static func register(on connection: Connection) throws(SQLiteError) {
         let operators = Dictionary(uniqueKeysWithValues: ComparisonOperator.allCases.map { ($0.formatSymbol, $0) })
@@ -75,6 +76,10 @@ public enum PredicateSQLFunctions {
             try connection.createRawFunction(name: name, argumentCount: 3, deterministic: true) { call in
                 .integer(try prepared(operatorType, call) ? 1 : 0)
             }
+        }
+        try connection.createRawFunction(name: BinaryTextOrder.functionName, argumentCount: 1, deterministic: true) { call in
+            guard call.type(at: 0) == .text else { return .integer(1) }
+            return .integer(call.withUTF8(at: 0) { BinaryTextOrder.sortsByBytes($0) } ? 1 : 0)
         }
         for comparison in SortComparison.allCases {
             let descriptor = NSSortDescriptor(key: nil, ascending: true, comparison: comparison)

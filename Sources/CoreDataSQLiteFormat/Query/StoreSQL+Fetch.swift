@@ -60,13 +60,24 @@ package struct FetchStatement: Sendable {
         case beyond(keys: [SQLiteValue], primaryKey: Int64, after: Bool)
     }
 
-    /// A window of `limit` rows from `start`, selecting `selectList` then the keyset terms (the row's boundary),
-    /// and whether its rows come back in reverse order. Bindings: the fetch's, then the keyset's.
+    /// A window of `limit` rows from `start`, selecting `selectList` then the keyset terms not already in it (the
+    /// row's boundary, at `keyColumns`), and whether its rows come back in reverse order. Bindings: the fetch's,
+    /// then the keyset's. A sort column selected twice would be carried twice through SQLite's sorter.
     package func window(_ selectList: [String], start: WindowStart, limit: Int)
-        -> (sql: String, bindings: [SQLiteValue], reversed: Bool)
+        -> (sql: String, bindings: [SQLiteValue], reversed: Bool, keyColumns: [Int])
     {
         let keyset = keysetTerms
-        let columns = (selectList + keyset.map(\.sql)).joined(separator: ", ")
+        var selected = selectList
+        var keyColumns: [Int] = []
+        for term in keyset {
+            if let index = selectList.firstIndex(of: term.sql) {
+                keyColumns.append(index)
+            } else {
+                keyColumns.append(selected.count)
+                selected.append(term.sql)
+            }
+        }
+        let columns = selected.joined(separator: ", ")
         var whereClause = self.whereClause
         var bindings = self.bindings
         let reversed: Bool
@@ -82,7 +93,8 @@ package struct FetchStatement: Sendable {
             bindings += condition.bindings
             limitClause = " LIMIT \(limit)"
         }
-        return ("SELECT \(columns) FROM \(table) t0\(joins)\(whereClause)\(orderBy(reversed: reversed))\(limitClause)", bindings, reversed)
+        return ("SELECT \(columns) FROM \(table) t0\(joins)\(whereClause)\(orderBy(reversed: reversed))\(limitClause)", bindings, reversed,
+                keyColumns)
     }
 
     /// Rows strictly after (or before) a row in the fetch's order. SQLite sorts NULL first, so NULL is the smallest
@@ -115,7 +127,13 @@ package struct FetchStatement: Sendable {
         }
         alternatives.append((equalities + ["t0.Z_PK \(after ? ">" : "<") ?"]).joined(separator: " AND "))
         bindings += equalityBindings + [.integer(primaryKey)]
-        return (alternatives.map { "(\($0))" }.joined(separator: " OR "), bindings)
+        let condition = alternatives.map { "(\($0))" }.joined(separator: " OR ")
+        // Walking up from a value, every row beyond is at least that value: said outright, the first sort column's
+        // index is searched from there in order, where the OR alone makes SQLite gather every row beyond and sort.
+        if let first = terms.first, first.ascending == after, !keys[0].isNull {
+            return ("\(first.sql) >= ? AND (\(condition))", [keys[0]] + bindings)
+        }
+        return (condition, bindings)
     }
 
     /// Dictionary results: `SELECT [DISTINCT] <columns> FROM … [GROUP BY …]`, ordered (by the primary key too

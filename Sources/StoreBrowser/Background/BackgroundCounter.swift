@@ -126,6 +126,12 @@ package final class BackgroundCounter: Sendable {
         }
     }
 
+    /// Runs `body` with the counter's connection on its queue: tests make that connection slow to play a slow store.
+    package func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
+        guard let connection else { throw StoreAccessError("the store is not an SQLite store") }
+        return try queue.sync { try body(connection.file.connection) }
+    }
+
     // MARK: Running, on `queue`
 
     private func run(_ job: Job) -> Outcome {

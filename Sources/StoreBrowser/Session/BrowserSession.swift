@@ -20,7 +20,7 @@ public final class BrowserSession {
     package let editRefusal: String?
     /// Rows per entity, subentities included, once the background counter has them.
     package private(set) var entityCounts: [String: Int] = [:]
-    let counter: BackgroundCounter
+    package let counter: BackgroundCounter
     let watcher: StoreChangeWatcher?
     var entityCountTicket: Int?
     /// How objects are named: each entity's display key (issue 21), with the user's `:label` choices for this store.

@@ -65,6 +65,22 @@ struct StoreSQLTests {
         #expect(window.sql == "SELECT t0.Z_PK, \(isbn) FROM ZITEM t0 WHERE t0.Z_ENT = \(book) AND (\(title) = ?) AND "
                 + "(((\(isbn) < ? OR \(isbn) IS NULL)) OR (\(isbn) IS ? AND t0.Z_PK > ?)) ORDER BY \(isbn) DESC, t0.Z_PK ASC LIMIT 20")
         #expect(window.bindings == [.text("Dune"), .text("978"), .text("978"), .integer(7)] && !window.reversed)
+        // Walking up an ascending sort, the first column's range is said outright, so its index is searched in order;
+        // and a sort by bytes (BINARY) replaces the collation in every term.
+        let ascending = try sql.fetch(entityName: "Book", predicate: nil,
+                                      sortDescriptors: [Predicates.NSSortDescriptor(key: "isbn", ascending: true)], includesSubentities: true)
+        let up = ascending.window(["t0.Z_PK"], start: .beyond(keys: [.text("978")], primaryKey: 7, after: true), limit: 20)
+        #expect(up.sql == "SELECT t0.Z_PK, \(isbn) FROM ZITEM t0 WHERE t0.Z_ENT = \(book) AND (\(isbn) >= ? AND "
+                + "((\(isbn) > ?) OR (\(isbn) IS ? AND t0.Z_PK > ?))) ORDER BY \(isbn) ASC, t0.Z_PK ASC LIMIT 20")
+        #expect(up.bindings == [.text("978"), .text("978"), .text("978"), .integer(7)])
+        #expect(ascending.compareSortedColumns.map(\.column) == ["ZISBN"])
+        let bytes = ascending.sortingBinary(terms: [0])
+        #expect(bytes.orderBy() == " ORDER BY t0.ZISBN ASC, t0.Z_PK ASC")
+        // A sort column already selected is not selected again: the boundary is read from where it is.
+        let first = bytes.window(["t0.Z_PK", "t0.ZISBN"], start: .offset(0), limit: 20)
+        #expect(first.sql == "SELECT t0.Z_PK, t0.ZISBN FROM ZITEM t0 WHERE t0.Z_ENT = \(book) ORDER BY t0.ZISBN ASC, t0.Z_PK ASC LIMIT 20")
+        #expect(first.keyColumns == [1])
+        #expect(up.keyColumns == [1])
 
         let table = try #require(sql.layout.table(forEntity: "Book"))
         #expect(sql.insert(into: table, columns: ["ZTITLE"]) == "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (?, ?, ?, ?)")

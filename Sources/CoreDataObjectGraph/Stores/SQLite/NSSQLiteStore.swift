@@ -22,6 +22,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     let saveStatements = SaveStatementCache()
     /// Prepared fetch statements, reused across fetches.
     let fetchStatements = FetchStatementCache()
+    /// Which text columns batched fetches sort by bytes (NSSQLiteStore+TextOrder.swift).
+    let binaryTextOrder = BinaryTextOrderCache()
 
     var connection: Connection { file.connection }
 
@@ -34,6 +36,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         model = coordinator.managedObjectModel
         saveStatements.removeAll()
         fetchStatements.removeAll()
+        binaryTextOrder.removeAll()
         // Adding a store where no file exists creates it, as Apple's coordinator does.
         try createFileIfMissing(at: url)
         try openFile(at: url)
@@ -110,6 +113,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     func closeFile() {
         saveStatements.removeAll()
         fetchStatements.removeAll()
+        binaryTextOrder.removeAll()
         selectPlans.removeAll()
         file = nil
     }

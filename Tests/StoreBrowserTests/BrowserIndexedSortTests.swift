@@ -1,0 +1,172 @@
+import CoreDataObjectGraph
+import CoreDataSQLiteFormat
+import Foundation
+import Predicates
+import SQLiteDatabase
+import StoreAccess
+import StoreBrowser
+import Synchronization
+import Testing
+import TerminalUI
+
+/// Issue 21, item 3: a text sort uses SQLite's speed and the column's index where the bytes order as `compare:`
+/// does. `Recipe.normalizedName` is all ASCII and has a fetch index (`Z_Recipe_byNormalizedName`, BINARY, as Core
+/// Data creates them); `Recipe.name` holds accented names, so it keeps the Swift collation.
+@Suite("Sorting text through the index")
+struct BrowserIndexedSortTests {
+    /// Counts the calls of the store's `compare:` collation (which still answers as the descriptor) and records the
+    /// statements the store's connection runs.
+    final class Probe: Sendable {
+        let comparisons = Atomic<Int>(0)
+        let statements = Mutex<[String]>([])
+
+        var comparisonCount: Int { comparisons.load(ordering: .acquiring) }
+        func recorded(containing text: String) -> [String] { statements.withLock { $0.filter { $0.contains(text) } } }
+    }
+
+    static func install(_ probe: Probe, on browser: BrowserHarness) throws {
+        let store = try #require(browser.session.store.coordinator.persistentStores.first as? NSSQLiteStore)
+        let descriptor = Predicates.NSSortDescriptor(key: nil, ascending: true)
+        try store.withConnection { connection in
+            try connection.createCollation(name: PredicateSQLFunctions.collationName(for: .compare)) { left, right in
+                probe.comparisons.add(1, ordering: .relaxed)
+                return descriptor.compare(left, to: right)
+            }
+            connection.trace(options: .statements) { event in
+                if case .statement(let sql, _) = event { probe.statements.withLock { $0.append(sql) } }
+            }
+        }
+    }
+
+    /// The values of `key` in every row of the table, in the order shown.
+    static func shownValues(_ browser: BrowserHarness, _ key: String) throws -> [String?] {
+        try browser.settle()  // the table's count, from the background counter
+        let table = browser.app.table
+        #expect(table.knownCount == 200)
+        return browser.session.perform {
+            (0..<table.rowCount).map { table.object(at: $0)?.value(forKey: key) as? String }
+        }
+    }
+
+    /// The file's values of `column`, ordered by the descriptor (ties by primary key, as the store breaks them).
+    static func descriptorOrder(_ path: String, column: String) throws -> [String?] {
+        let descriptor = Predicates.NSSortDescriptor(key: nil, ascending: true)
+        let rows = try StoreFile.rows(path, "SELECT Z_PK, \(column) FROM ZRECIPE").map { ($0[0].int64Value ?? 0, $0[1].stringValue) }
+        return rows.sorted { a, b in
+            switch (a.1, b.1) {
+            case (nil, nil): return a.0 < b.0
+            case (nil, _): return true
+            case (_, nil): return false
+            case let (left?, right?):
+                let order = descriptor.compare(left, to: right)
+                return order == .orderedSame ? a.0 < b.0 : order == .orderedAscending
+            }
+        }.map(\.1)
+    }
+
+    /// Every window the store ran for a sort on `column` by bytes walks `index` instead of sorting the table (ties on
+    /// the column may still be put in primary-key order in a small temporary tree: "RIGHT PART OF ORDER BY"). Windows
+    /// that continue downwards from a row (`< ? OR … IS NULL`) are left out: SQLite gathers those rows through the
+    /// index and sorts them, as it does for any indexed column.
+    static func expectIndexWalk(_ probe: Probe, _ path: String, column: String, index: String,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let windows = probe.recorded(containing: "ORDER BY t0.\(column) ASC") + probe.recorded(containing: "ORDER BY t0.\(column) DESC")
+        #expect(!windows.isEmpty, "no window sorted \(column) by bytes", sourceLocation: sourceLocation)
+        for sql in windows where !sql.contains("IS NULL)) OR") {
+            // The plan does not depend on the keyset's values: NULL stands in for each parameter.
+            let parameters = [SQLiteValue](repeating: .null, count: sql.filter { $0 == "?" }.count)
+            let plan = try StoreFile.rows(path, "EXPLAIN QUERY PLAN " + sql, parameters).compactMap { $0.last?.stringValue }.joined(separator: "; ")
+            #expect(plan.contains("USING INDEX \(index)") && !plan.contains("USE TEMP B-TREE FOR ORDER BY"), "\(sql)\n\(plan)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("[ on an all-ASCII indexed text column walks the index: no Swift comparison, the descriptor's order, G too")
+    func asciiIndexedColumnWalksTheIndex() throws {
+        let browser = try BrowserHarness(entity: "Recipe", batchSize: 20)
+        let path = browser.storePath
+        let probe = Probe()
+        try Self.install(probe, on: browser)
+        try browser.selectColumn("normalizedName")
+
+        try browser.press(.character("["))
+        #expect(browser.statusLine.contains("│ sort normalizedName │"), "\(browser.statusLine)")
+        let expected = try Self.descriptorOrder(path, column: "ZNORMALIZEDNAME")
+        let shown = try Self.shownValues(browser, "normalizedName")
+        #expect(shown == expected)
+        #expect(probe.comparisonCount == 0, "the sort compared \(probe.comparisonCount) times in Swift")
+        try Self.expectIndexWalk(probe, path, column: "ZNORMALIZEDNAME", index: "Z_Recipe_byNormalizedName")
+
+        // G on the sorted table reads the last window backwards through the index as well.
+        try browser.press(.character("g"), .character("G"))
+        #expect(browser.statusLine.contains("row 200 of 200"), "\(browser.statusLine)")
+        let last = browser.session.perform { browser.app.table.object(at: 199)?.value(forKey: "normalizedName") as? String }
+        #expect(last == expected.last!)
+        try browser.press(.character("]"))
+        #expect(try Self.shownValues(browser, "normalizedName") == expected.reversed())
+        #expect(probe.comparisonCount == 0)
+        try Self.expectIndexWalk(probe, path, column: "ZNORMALIZEDNAME", index: "Z_Recipe_byNormalizedName")
+        // The column was read once to decide, not once per sort.
+        #expect(probe.recorded(containing: "SELECT NOT EXISTS").count == 1)
+    }
+
+    @Test("A column with accented text keeps the descriptor's collation, and its order")
+    func accentedColumnKeepsTheCollation() throws {
+        let browser = try BrowserHarness(entity: "Recipe", batchSize: 20)
+        let probe = Probe()
+        try Self.install(probe, on: browser)
+        try browser.selectColumn("name")
+        try browser.press(.character("["))
+        #expect(probe.comparisonCount > 0)
+        #expect(probe.recorded(containing: "ORDER BY t0.ZNAME ASC").isEmpty)
+        #expect(!probe.recorded(containing: "ORDER BY t0.ZNAME COLLATE ocd_compare ASC").isEmpty)
+        let shown = try Self.shownValues(browser, "name").compactMap { $0 }
+        let descriptor = Predicates.NSSortDescriptor(key: nil, ascending: true)
+        for (first, second) in zip(shown, shown.dropFirst()) {
+            #expect(descriptor.compare(first, to: second) != .orderedDescending, "\(first) before \(second)")
+        }
+    }
+
+    @Test("Another process writes an accented value into the sorted column: r sorts it where the descriptor puts it")
+    func outsideWriteEndsTheByteOrder() throws {
+        let browser = try BrowserHarness(entity: "Recipe", batchSize: 20)
+        let path = browser.storePath
+        let probe = Probe()
+        try Self.install(probe, on: browser)
+        try browser.selectColumn("normalizedName")
+        try browser.press(.character("["))
+        #expect(probe.comparisonCount == 0)
+
+        // "ä" (U+00E4): its bytes sort after every ASCII text, Foundation puts it among the a's.
+        try StoreFile.write(path, "UPDATE ZRECIPE SET ZNORMALIZEDNAME = 'ä' WHERE Z_PK = 7")
+        try browser.press(.character("r"))
+        let expected = try Self.descriptorOrder(path, column: "ZNORMALIZEDNAME")
+        #expect(expected.last != "ä")
+        #expect(try Self.shownValues(browser, "normalizedName") == expected)
+        #expect(probe.comparisonCount > 0, "the collation decides again")
+    }
+
+    @Test("The browser's own write of an accented value ends the byte order too")
+    func ownWriteEndsTheByteOrder() throws {
+        let browser = try BrowserHarness(entity: "Recipe", edit: true, batchSize: 20)
+        let path = browser.storePath
+        let probe = Probe()
+        try Self.install(probe, on: browser)
+        try browser.selectColumn("normalizedName")
+        try browser.press(.character("["))
+        #expect(probe.comparisonCount == 0)
+
+        try browser.press(.enter)
+        try browser.selectField("normalizedName")
+        try browser.editSelectedField(to: "ä")
+        try browser.press(.character("a"))
+        try browser.type(":w\n")
+        try browser.press(.character("y"))
+        #expect(browser.messageLine.contains("written to Recipes.sqlite"), "\(browser.messageLine)")
+        try browser.press(.character("r"))
+        let expected = try Self.descriptorOrder(path, column: "ZNORMALIZEDNAME")
+        #expect(expected.contains("ä") && expected.last != "ä")
+        #expect(try Self.shownValues(browser, "normalizedName") == expected)
+        #expect(probe.comparisonCount > 0, "the collation decides again")
+    }
+}
