@@ -48,3 +48,20 @@ struct IdentityEqualityTests {
         #expect(Set([coordinator, second, coordinator]).count == 2)
     }
 }
+
+/// Models compare by the schema they describe, so an entity's model equals a second load of the same model file.
+struct ModelEqualityTests {
+    @Test func twoLoadsOfOneSchemaAreEqualAndADifferentSchemaIsNot() {
+        let first = IdentityEqualityTests.model()
+        let second = IdentityEqualityTests.model()
+        #expect(first == second)
+        #expect(first.entities[0].managedObjectModel == second)
+        let other = IdentityEqualityTests.model()
+        let extra = NSAttributeDescription()
+        extra.name = "price"
+        extra.attributeType = .doubleAttributeType
+        other.entities[0].properties.append(extra)
+        #expect(first != other, "another attribute is another schema")
+        #expect(Set([first, second]).count == 1)
+    }
+}
