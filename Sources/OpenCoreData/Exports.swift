@@ -13,3 +13,7 @@
 @_exported import class Predicates.NSCompoundPredicate
 @_exported import class Predicates.NSExpression
 @_exported import class Predicates.NSSortDescriptor
+
+// Apple's `import CoreData` brings Foundation with it, so Core Data code often imports nothing else (`Date`, `UUID`,
+// `NSError`, `NSDictionary` in files that say only `import CoreData`). The scoped imports above still win.
+@_exported import Foundation

@@ -72,11 +72,11 @@ struct CrashSafetyTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: helper.path), "StoreStressHelper is not built"))
-    func usingAContextOffItsQueueTrapsInDebugBuilds() throws {
+    func usingAContextOffItsQueueTrapsWithConcurrencyDebugging() throws {
         let url = try Self.wordsStore()
         let process = Process()
         process.executableURL = Self.helper
-        process.arguments = ["off-queue", url.path, "0"]
+        process.arguments = ["off-queue", url.path, "0", "-com.apple.CoreData.ConcurrencyDebug", "1"]
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -85,5 +85,21 @@ struct CrashSafetyTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(message.contains("off the context's queue"))
+    }
+
+    /// Without the switch, as on Apple's platforms, a context used from the thread that made it is not checked.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: helper.path), "StoreStressHelper is not built"))
+    func usingAContextOffItsQueueIsUncheckedByDefault() throws {
+        let url = try Self.wordsStore()
+        let process = Process()
+        process.executableURL = Self.helper
+        process.arguments = ["off-queue", url.path, "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("not trapped"))
     }
 }

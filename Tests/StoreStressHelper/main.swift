@@ -4,7 +4,8 @@
 //
 //   StoreStressHelper large-save STORE N          inserts N words in one save, printing "saving" first
 //   StoreStressHelper full-disk STORE N BYTES     the same with the process's file size limited to BYTES
-//   StoreStressHelper off-queue STORE 0           fetches on a private-queue context without perform (must trap)
+//   StoreStressHelper off-queue STORE 0 [-com.apple.CoreData.ConcurrencyDebug 1]
+//                                                 fetches on a private-queue context without perform (traps with the flag)
 //   StoreStressHelper increment STORE N WORKER    N increments of Counter values, retried on conflicts (CounterIncrements.swift)
 //   StoreStressHelper saves STORE N SAVES         SAVES successive saves (SaveSeries), printing "saved K" after each
 //   StoreStressHelper migrate STORE 0 FROM TO     a lightweight migration between two model files (MigrationRun.swift)

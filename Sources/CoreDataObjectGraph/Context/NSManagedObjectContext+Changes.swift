@@ -151,21 +151,9 @@ extension NSEntityDescription {
             preconditionFailure("+entityForName: could not locate an entity named '\(entityName)' in this model.")
         }
         let (type, slots) = context.objectShape(for: entity, coordinator: coordinator)
-        let object = type.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: slots)
+        let object = type.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: context, slots: slots, registers: false)
         context.insert(object)
         return object
-    }
-}
-
-extension NSManagedObject {
-    /// Creates an object of `entity`, inserted into `context` when one is given.
-    /// Without a context the object is not a fault: it holds its default values from the start, so values set
-    /// before `insert(_:)` are kept.
-    public convenience init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        let slots = context?.persistentStoreCoordinator?.slots(for: entity) ?? PropertySlots(entity: entity)
-        self.init(entity: entity, objectID: NSManagedObjectID(temporaryFor: entity), context: nil, slots: slots)
-        storedValues = slots.defaultValues
-        if let context { context.insert(self) }
     }
 }
 

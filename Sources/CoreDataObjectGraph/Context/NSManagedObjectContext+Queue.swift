@@ -22,12 +22,13 @@ extension NSManagedObjectContext {
         return try queue.sync(execute: block)
     }
 
-    /// In debug builds, traps when the context is used off its queue (Core Data's concurrency debugging):
-    /// wrap the call in `perform` or `performAndWait`.
+    /// With Core Data's concurrency debugging on, traps when the context is used off its queue: wrap the call in
+    /// `perform` or `performAndWait`. Off by default, as on Apple's platforms, where code that uses a context from
+    /// the one thread that made it runs unchecked; see `ConcurrencyDebugging`.
     func assertOnQueue(_ function: StaticString = #function) {
-        #if DEBUG
-        precondition(isOnQueue, "NSManagedObjectContext.\(function) called off the context's queue; use perform or performAndWait")
-        #endif
+        if _slowPath(ConcurrencyDebugging.isEnabled) {
+            precondition(isOnQueue, "NSManagedObjectContext.\(function) called off the context's queue; use perform or performAndWait")
+        }
     }
 
     var isOnQueue: Bool {
@@ -53,5 +54,17 @@ enum MainQueueHold {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key
+    }()
+}
+
+/// Apple's concurrency debugging switch: the launch arguments `-com.apple.CoreData.ConcurrencyDebug 1` (as Xcode's
+/// scheme passes them), or the environment variable `com.apple.CoreData.ConcurrencyDebug=1`. Read once.
+enum ConcurrencyDebugging {
+    static let isEnabled: Bool = {
+        let arguments = ProcessInfo.processInfo.arguments
+        if let flag = arguments.firstIndex(of: "-com.apple.CoreData.ConcurrencyDebug"), flag + 1 < arguments.count {
+            return (Int(arguments[flag + 1]) ?? 0) > 0
+        }
+        return (ProcessInfo.processInfo.environment["com.apple.CoreData.ConcurrencyDebug"].flatMap { Int($0) } ?? 0) > 0
     }()
 }

@@ -10,14 +10,14 @@ extension NSPersistentStoreCoordinator {
     /// The metadata of the store of `storeType` at `url`, read without adding the store (Apple's class method): the
     /// store type, UUID, model version hashes and the app's own keys.
     public static func metadataForPersistentStore(ofType storeType: String, at url: URL,
-                                                  options: [String: Any]? = nil) throws -> [String: Any] {
+                                                  options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
         try storeClass(for: storeType).metadataForPersistentStore(with: url)
     }
 
     /// Replaces the metadata of the store of `storeType` at `url` without adding the store, writing the file at once.
     /// `NSStoreType` is always set, and `NSStoreUUID` kept unless `metadata` names one.
     public static func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL,
-                                   options: [String: Any]? = nil) throws {
+                                   options: [AnyHashable: Any]? = nil) throws {
         try storeClass(for: storeType).setMetadata(metadata, forPersistentStoreAt: url)
     }
 
@@ -70,17 +70,17 @@ extension NSPersistentStoreCoordinator {
     /// Removes the store of `storeType` at `url` from the disk with everything kept beside it (for SQLite: the `-wal`,
     /// `-shm` and `-journal` files and the external data folder). A store of this coordinator at `url` is removed
     /// from it first. Nothing at `url` is not an error; a file that is not a store of that type is refused.
-    public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [String: Any]? = nil) throws {
+    public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         let storeClass = try Self.storeClass(for: storeType)
         if let store = persistentStore(for: url) { try remove(store) }
-        try storeClass.destroyStore(at: url, options: options ?? [:])
+        try storeClass.destroyStore(at: url, options: Self.stringKeyed(options))
     }
 
     /// Replaces the store at `destinationURL` with a copy of the store at `sourceURL`, both of `storeType`; the
     /// destination need not exist ("replacing emptiness" makes a copy). A store of this coordinator at the destination
     /// is closed during the copy and opened again on the new file.
-    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [String: Any]? = nil,
-                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [String: Any]? = nil,
+    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
+                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
                                        ofType storeType: String) throws {
         let storeClass = try Self.storeClass(for: storeType)
         guard sourceURL.standardizedFileURL != destinationURL.standardizedFileURL else {
@@ -95,7 +95,7 @@ extension NSPersistentStoreCoordinator {
                     try? open.loadStore()
                 }
             }
-            try storeClass.replaceStore(at: destinationURL, withStoreFrom: sourceURL, options: sourceOptions ?? [:])
+            try storeClass.replaceStore(at: destinationURL, withStoreFrom: sourceURL, options: Self.stringKeyed(sourceOptions))
         }
     }
 
@@ -107,7 +107,7 @@ extension NSPersistentStoreCoordinator {
     /// coordinator keeps `store`. The new store gets its own UUID: its objects' primary keys are new, so an old
     /// object URI must not name one of them.
     @discardableResult
-    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [String: Any]? = nil,
+    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
                                        withType storeType: String) throws -> NSPersistentStore {
         let destinationClass = try Self.storeClass(for: storeType)
         guard persistentStores.contains(where: { $0 === store }) else {
@@ -181,18 +181,18 @@ extension NSPersistentStoreCoordinator {
     /// `addPersistentStore(ofType:configurationName:at:options:)` with a typed store type.
     @discardableResult
     public func addPersistentStore(type: NSPersistentStore.StoreType, configuration: String? = nil, at url: URL,
-                                   options: [String: Any]? = nil) throws -> NSPersistentStore {
+                                   options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
         try addPersistentStore(ofType: type.rawValue, configurationName: configuration, at: url, options: options)
     }
 
     /// `destroyPersistentStore(at:ofType:options:)` with a typed store type.
-    public func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [String: Any]? = nil) throws {
+    public func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [AnyHashable: Any]? = nil) throws {
         try destroyPersistentStore(at: url, ofType: type.rawValue, options: options)
     }
 
     /// `replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:ofType:)` with a typed store type.
-    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [String: Any]? = nil,
-                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [String: Any]? = nil,
+    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
+                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
                                        type: NSPersistentStore.StoreType) throws {
         try replacePersistentStore(at: destinationURL, destinationOptions: destinationOptions, withPersistentStoreFrom: sourceURL,
                                    sourceOptions: sourceOptions, ofType: type.rawValue)
@@ -200,7 +200,7 @@ extension NSPersistentStoreCoordinator {
 
     /// `migratePersistentStore(_:to:options:withType:)` with a typed store type.
     @discardableResult
-    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [String: Any]? = nil,
+    public func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
                                        type: NSPersistentStore.StoreType) throws -> NSPersistentStore {
         try migratePersistentStore(store, to: url, options: options, withType: type.rawValue)
     }

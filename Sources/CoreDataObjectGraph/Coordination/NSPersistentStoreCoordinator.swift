@@ -44,12 +44,12 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     /// hashes do not match the model (`.persistentStoreIncompatibleVersionHash`).
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName: String? = nil, at url: URL?,
-                                   options: [String: Any]? = nil) throws -> NSPersistentStore {
+                                   options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
         let storeClass = try Self.storeClass(for: storeType)
         if let url, !storeClass.keepsNoFiles, persistentStore(for: url) != nil {
             throw CoreDataError(.persistentStoreOpen, "\(url.path): this store is already added to the coordinator; a store is added once")
         }
-        let store = storeClass.init(coordinator: self, configurationName: configurationName, url: url, options: options ?? [:])
+        let store = storeClass.init(coordinator: self, configurationName: configurationName, url: url, options: Self.stringKeyed(options))
         try withLock { try store.loadStore() }
         store.hasUnsavedMetadata = false
         lock.withLock { persistentStores.append(store) }

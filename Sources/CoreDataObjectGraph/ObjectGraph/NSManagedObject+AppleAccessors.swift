@@ -60,18 +60,6 @@ extension NSManagedObject {
         return entity
     }
 
-    /// Creates an object of this class's entity and inserts it into `context`, as Apple's `init(context:)`: the
-    /// entity is taken from the context's model (`register(_:forEntityName:)` names it, else the class's name).
-    public convenience init(context: NSManagedObjectContext) {
-        let name = Self.entityName
-        guard let model = context.persistentStoreCoordinator?.managedObjectModel,
-              let entity = context.entity(named: name, in: model) else {
-            preconditionFailure("An NSManagedObject of class '\(Self.self)' must have a valid NSEntityDescription: the context's "
-                                + "model has no entity named '\(name)'")
-        }
-        self.init(entity: entity, insertInto: context)
-    }
-
     // MARK: Primitive accessors and change notification
 
     /// The stored value of `key`, as `value(forKey:)` reads it (custom accessors call this to skip their own logic).

@@ -100,9 +100,17 @@ extension AttributeValue {
 
 extension Predicates.NSSortDescriptor {
     /// A sort descriptor on the `@Managed` property `keyPath` names (`\Person.name`), as Apple's
-    /// `NSSortDescriptor(keyPath:ascending:)`; a key path that names no such property stops with a message.
+    /// `NSSortDescriptor(keyPath:ascending:)`; a key path that names no such property stops with a message. Made
+    /// before `Root`'s model is loaded (a stored property's initial value, as test cases write their requests), the
+    /// descriptor learns its key when first used.
     public convenience init<Root: NSManagedObject, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool) {
-        self.init(key: NSManagedObject.requiredKey(for: keyPath), ascending: ascending)
+        if let known = ManagedKeyPathProbe.known(keyPath) ?? (KnownModels.entity(named: Root.entityName) != nil
+                                                             ? NSManagedObject.requiredKey(for: keyPath) : nil) {
+            self.init(key: known, ascending: ascending)
+        } else {
+            nonisolated(unsafe) let keyPath = keyPath
+            self.init(deferredKey: { NSManagedObject.requiredKey(for: keyPath) }, ascending: ascending)
+        }
     }
 }
 

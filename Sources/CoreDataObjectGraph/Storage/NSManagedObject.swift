@@ -47,16 +47,67 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// State most objects never need, allocated on first use (see `NSManagedObject+SideState.swift`).
     @exclusivity(unchecked) final var sideState: SideState?
 
-    /// Creates an object for `entity` (its ID's), registered in `context` when one is given; contexts create objects
-    /// through `object(with:)` and fetches.
-    // Borrowed (`__shared`) arguments: the caller need not retain what the object does not keep.
-    public required init(entity: __shared NSEntityDescription, objectID: __shared NSManagedObjectID,
-                         context: __shared NSManagedObjectContext?, slots: __shared PropertySlots) {
-        assert(entity === objectID.entity, "an object's entity is its ID's")
-        self.objectID = objectID
+    /// Creates an object of `entity`, inserted into `context` when one is given: Apple's designated initializer.
+    /// Without a context the object is not a fault: it holds its default values from the start, so values set
+    /// before `insert(_:)` are kept. As on Apple's platforms, contexts create the objects they fetch through this
+    /// initializer too, so a subclass that adds initializers of its own overrides this one (and may keep it private).
+    public init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        if let context, let pending = context.objectUnderConstruction, pending.objectID.entity === entity {
+            // A context is creating this object for an ID it knows (`init(entity:objectID:context:slots:)`).
+            context.objectUnderConstruction = nil
+            objectID = pending.objectID
+            slots = pending.slots
+            if pending.registers {
+                contextReference = UnownedContextReference(context)
+                contextReference.register(self, as: objectID)
+            } else {
+                contextReference = UnownedContextReference(nil)
+            }
+            return
+        }
+        let slots = context?.persistentStoreCoordinator?.slots(for: entity) ?? PropertySlots(entity: entity)
+        objectID = NSManagedObjectID(temporaryFor: entity)
         self.slots = slots
-        contextReference = UnownedContextReference(context)
-        contextReference.register(self, as: objectID)
+        contextReference = UnownedContextReference(nil)
+        storedValues = slots.defaultValues
+        if let context { context.insert(self) }
+    }
+
+    /// Creates an object for `entity` (its ID's), registered in `context` when `registers` (a fetched object or a
+    /// fault) or left for `insert(_:)`; contexts create objects through `object(with:)`, fetches and inserts. It
+    /// runs the class's `init(entity:insertInto:)`, which takes the ID and slots from the context. Without a
+    /// context the object is a fault with `objectID`, registered nowhere.
+    // Borrowed (`__shared`) arguments: the caller need not retain what the object does not keep.
+    public required convenience init(entity: __shared NSEntityDescription, objectID: __shared NSManagedObjectID,
+                                     context: __shared NSManagedObjectContext?, slots: __shared PropertySlots,
+                                     registers: Bool = true) {
+        assert(entity === objectID.entity, "an object's entity is its ID's")
+        guard let context else {
+            self.init(entity: entity, insertInto: nil)
+            self.objectID = objectID
+            storedValues = nil
+            return
+        }
+        context.objectUnderConstruction = ObjectUnderConstruction(objectID: objectID, slots: slots, registers: registers)
+        self.init(entity: entity, insertInto: context)
+        // An override of init(entity:insertInto:) that passed another context (or none) to super left the ID
+        // untaken: the object would have the wrong identity.
+        precondition(context.objectUnderConstruction == nil,
+                     "\(Self.self).init(entity:insertInto:) must pass the context it is given on to super.init(entity:insertInto:)")
+    }
+
+    /// Creates an object of this class's entity and inserts it into `context`, as Apple's `init(context:)`: the
+    /// entity is taken from the context's model (`register(_:forEntityName:)` names it, else the class's name).
+    /// Required, as Apple's initializers are callable from a metatype (`Model.Type(context:)`); declared here as
+    /// Swift wants required initializers in the class itself.
+    public required convenience init(context: NSManagedObjectContext) {
+        let name = Self.entityName
+        guard let model = context.persistentStoreCoordinator?.managedObjectModel,
+              let entity = context.entity(named: name, in: model) else {
+            preconditionFailure("An NSManagedObject of class '\(Self.self)' must have a valid NSEntityDescription: the context's "
+                                + "model has no entity named '\(name)'")
+        }
+        self.init(entity: entity, insertInto: context)
     }
 
     deinit {

@@ -81,6 +81,9 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     /// entity, and comparing a short name costs less than hashing it.
     @exclusivity(unchecked) var lastEntityByName: (name: String, model: NSManagedObjectModel, generation: Int,
                                                            entity: NSEntityDescription)?
+    /// The ID and slots of the object this context is creating (see `NSManagedObject.init(entity:insertInto:)`):
+    /// set by the materializing initializer just before it calls the designated one, which takes them.
+    @exclusivity(unchecked) var objectUnderConstruction: ObjectUnderConstruction?
     let queue: DispatchQueue
     let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 

@@ -8,7 +8,10 @@ import KeyValueCoding
 open class NSSortDescriptor: NSObject, @unchecked Sendable {
     // Unchecked: all stored properties are immutable Sendable values.
     /// The key path sorted on; nil sorts the objects themselves.
-    public let key: String?
+    public var key: String? { deferredKey?() ?? storedKey }
+    private let storedKey: String?
+    /// The key of a descriptor made from a Swift key path before the key could be learnt (see `init(deferredKey:)`).
+    private let deferredKey: (@Sendable () -> String)?
     /// Whether smaller values come first.
     public let ascending: Bool
     /// How strings are compared.
@@ -16,7 +19,19 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
 
     /// Sorts on `key` with `comparison` (`compare:` by default).
     public init(key: String?, ascending: Bool, comparison: SortComparison = .compare) {
-        self.key = key
+        storedKey = key
+        deferredKey = nil
+        self.ascending = ascending
+        self.comparison = comparison
+        super.init()
+    }
+
+    /// Sorts on the key `deferredKey` gives when the descriptor is first used. A sort descriptor on a Swift key path
+    /// (`\Person.name`) is often made before any model is loaded (a property's initial value), and on Linux the key
+    /// can only be learnt from the loaded model; `deferredKey` stops with a message if it still cannot name it.
+    package init(deferredKey: @escaping @Sendable () -> String, ascending: Bool, comparison: SortComparison = .compare) {
+        storedKey = nil
+        self.deferredKey = deferredKey
         self.ascending = ascending
         self.comparison = comparison
         super.init()

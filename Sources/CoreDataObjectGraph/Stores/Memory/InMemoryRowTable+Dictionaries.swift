@@ -160,19 +160,25 @@ extension InMemoryRowTable {
             guard !values.isEmpty else { return nil }
             var integerSum: Int64 = 0
             var doubleSum = 0.0
+            var decimalSum = Decimal(0)
             var allIntegers = true
             for value in values {
                 switch ConstantValue(any: value) {
                 case .integer(let integer):
                     integerSum = integerSum &+ integer
                     doubleSum += Double(integer)
-                case .double(let double): allIntegers = false; doubleSum += double
-                case .decimal(let decimal): allIntegers = false; doubleSum += NSDecimalNumber(decimal: decimal).doubleValue
-                case .bool(let bool): integerSum += bool ? 1 : 0; doubleSum += bool ? 1 : 0
+                    decimalSum += Decimal(integer)
+                case .double(let double): allIntegers = false; doubleSum += double; decimalSum += Decimal(double)
+                case .decimal(let decimal): allIntegers = false; doubleSum += NSDecimalNumber(decimal: decimal).doubleValue; decimalSum += decimal
+                case .bool(let bool): integerSum += bool ? 1 : 0; doubleSum += bool ? 1 : 0; decimalSum += bool ? 1 : 0
                 default:
                     throw CoreDataError(.persistentStoreOperation,
                                         "\(entity.name).\(aggregate.keyPath ?? "SELF") holds \(type(of: value)) values, which cannot be summed")
                 }
+            }
+            // Declared decimal (`expressionResultType = .decimalAttributeType`): a decimal, as Apple's `NSDecimalNumber`.
+            if aggregate.resultType == .decimalAttributeType {
+                return aggregate.function == .average ? decimalSum / Decimal(values.count) : decimalSum
             }
             if aggregate.function == .average {
                 let average = doubleSum / Double(values.count)

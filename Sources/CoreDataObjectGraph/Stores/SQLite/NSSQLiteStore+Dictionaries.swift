@@ -176,9 +176,13 @@ extension NSSQLiteStore {
                 }
                 switch row.columnType(at: index) {
                 case .integer:
+                    // A sum or average declared decimal (`expressionResultType = .decimalAttributeType`, as code that sums
+                    // a Decimal attribute declares it) is a decimal, as Apple's `NSDecimalNumber`.
+                    if resultType == .decimalAttributeType { return Decimal(row.int64(at: index)) }
                     return resultType == .doubleAttributeType ? Double(row.int64(at: index)) : row.int64(at: index) as Any
                 case .real:
                     let value = row.double(at: index)
+                    if resultType == .decimalAttributeType { return Decimal(value) }
                     return resultType.isInteger ? Int64(value) as Any : value as Any
                 default: return row.string(at: index)
                 }

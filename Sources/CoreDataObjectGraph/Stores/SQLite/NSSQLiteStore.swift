@@ -26,9 +26,23 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     let binaryTextOrder = BinaryTextOrderCache()
 
     var connection: Connection { file.connection }
+    /// The file of a store added at `/dev/null` or without a URL, removed (with its companions) when the store goes.
+    private var privateFileURL: URL?
+
+    deinit {
+        guard let privateFileURL else { return }
+        closeFile()
+        try? Self.destroyFiles(at: privateFileURL)
+    }
 
 
     public override func load() throws {
+        if privateFileURL == nil, url == nil || url?.path == "/dev/null" {
+            // Apple's idiom for a throwaway SQLite store (`/dev/null`, or a description without a URL): a private
+            // file of its own, removed with the store, so every such store starts empty.
+            privateFileURL = FileManager.default.temporaryDirectory.appendingPathComponent("OpenCoreData-\(UUID().uuidString).sqlite")
+            url = privateFileURL
+        }
         guard let url else { throw CoreDataError(.persistentStoreOpen, "an SQLite store needs a file URL") }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(.persistentStoreOpen, "\(url.path): the store has no coordinator")
