@@ -16,7 +16,8 @@ extension NSSQLiteStore {
     /// Migrates the store at `url`, which `storeFile` holds open read-write, to the coordinator's model when the
     /// options ask for it, or throws 134100 naming what differs between the store's model and this one. Returns
     /// whether the migration ran on `storeFile`'s connection (which then stays open, its metadata to be read afresh);
-    /// false when it needed the file to itself (a staged migration), having closed it.
+    /// false after a staged migration, which opens the file itself at every step (this connection stays idle
+    /// meanwhile), so the caller opens the store again.
     func migrateOnOpen(at url: URL, file storeFile: inout SQLiteStoreFile?) throws -> Bool {
         guard let openFile = storeFile else { throw CoreDataError(.persistentStoreOpen, "\(url.path): the store is not open") }
         let storeHashes = openFile.metadata.versionHashes
@@ -40,7 +41,7 @@ extension NSSQLiteStore {
         let given = options[OCDSourceModelsOption] as? [NSManagedObjectModel] ?? []
         if let staged = options[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager {
             let candidates = given + (cached().map { [$0] } ?? [])
-            // Staged migration opens the store step by step.
+            // Staged migration opens the store step by step; the caller reopens it afterwards.
             storeFile = nil
             try staged.migrate(storeAt: url, storeChecksum: VersionHashing.checksum(of: storeHashes), models: candidates + [model])
             return false

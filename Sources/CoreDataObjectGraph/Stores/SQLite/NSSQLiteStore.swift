@@ -38,8 +38,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         try createFileIfMissing(at: url)
         try openFile(at: url)
         if !versionHashesMatch() {
-            // The migration runs on the connection just opened, which then reads the new metadata; only a staged
-            // migration, which opens the file step by step, needs it closed and opened again.
+            // The migration runs on the connection just opened, which then reads the new metadata; after a staged
+            // migration, which opens the file itself step by step, the store is opened again.
             var open: SQLiteStoreFile? = file
             file = nil
             if try migrateOnOpen(at: url, file: &open), let open {
