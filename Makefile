@@ -21,7 +21,7 @@ help:
 	@echo "make samples regenerate the committed small samples in SampleStores/"
 	@echo "make samples-large  generate the large samples into SampleStores/large (not committed)"
 	@echo "make test    install missing packages, build, run every test"
-	@echo "make stress  the crash and fault harness at length (OCD_KILLS=1000 kills, more faults, 100 killed migrations, OCD_ATOMIC_KILLS=100 killed atomic saves; OCD_SEED=n to vary)"
+	@echo "make stress  the crash and fault harness at length (OCD_KILLS=1000 kills, more faults, 100 killed migrations and 100 killed coredata migrate --mapping runs, OCD_ATOMIC_KILLS=100 killed atomic saves; OCD_SEED=n to vary)"
 	@echo "make test-sanitize  the suite under AddressSanitizer, then ThreadSanitizer (test-asan, test-tsan; not in make test)"
 	@echo "make test-hostile   the long hostile-store corpus: every page truncated and zeroed, a 256 MB BLOB"
 	@echo "make test-browser-large  the browser's end-to-end walk on 1,000,000 quakes (sort, G, D, F; minutes)"
@@ -78,7 +78,7 @@ OCD_ATOMIC_KILLS ?= 100
 stress: setup
 	$(SWIFT) build --build-tests
 	OCD_KILLS=$(OCD_KILLS) OCD_FAULT_RUNS=$(OCD_FAULT_RUNS) OCD_SEED=$(OCD_SEED) OCD_ATOMIC_KILLS=$(OCD_ATOMIC_KILLS) \
-	  $(SWIFT) test --skip-build --filter "CrashHarnessTests|CrashSafetyTests|HotJournalTests|InterruptedSaveCommandTests|MemoryLimitCommandTests|MigrationKillTests|AtomicSaveKillTests"
+	  $(SWIFT) test --skip-build --filter "CrashHarnessTests|CrashSafetyTests|HotJournalTests|InterruptedSaveCommandTests|MemoryLimitCommandTests|MigrationKillTests|MigrateMappingKillTests|AtomicSaveKillTests"
 
 test-release: setup
 	$(SWIFT) test -c release

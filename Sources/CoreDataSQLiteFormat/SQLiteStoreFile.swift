@@ -14,8 +14,7 @@ public final class SQLiteStoreFile {
     public let hasModelCache: Bool
 
     /// Opens the store at `path`, read-only unless `mode` says otherwise, waiting up to `busyTimeout` for a writer.
-    public init(path: String, mode: Connection.OpenMode = .readOnly, busyTimeout: Duration = .seconds(5)) throws(StoreFormatError) {
-        self.path = path
+    public convenience init(path: String, mode: Connection.OpenMode = .readOnly, busyTimeout: Duration = .seconds(5)) throws(StoreFormatError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw StoreFormatError(file: path, reason: "no such file")
@@ -24,8 +23,21 @@ public final class SQLiteStoreFile {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw StoreFormatError(file: path, reason: "cannot be read (permission denied)")
         }
+        let connection: Connection
         do {
             connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
+        } catch {
+            throw Self.describe(error, path: path)
+        }
+        try self.init(connection: connection, path: path)
+    }
+
+    /// The store behind an open connection, its metadata and entity numbers read afresh (after a migration changed
+    /// them, say): the connection is kept, not reopened.
+    public init(connection: Connection, path: String) throws(StoreFormatError) {
+        self.path = path
+        self.connection = connection
+        do {
             guard try connection.tableExists("Z_METADATA"), try connection.tableExists("Z_PRIMARYKEY") else {
                 throw StoreFormatError(file: path, reason: "is an SQLite database but not a Core Data store (it has no Z_METADATA and Z_PRIMARYKEY tables)")
             }

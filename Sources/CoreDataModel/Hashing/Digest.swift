@@ -6,7 +6,7 @@ package enum Digest {
         var output = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                _ = SHA256(input.baseAddress, input.count, out.baseAddress)
+                ocd_sha256(input.baseAddress, input.count, out.baseAddress)
             }
         }
         return output
@@ -16,7 +16,7 @@ package enum Digest {
         var output = [UInt8](repeating: 0, count: Int(SHA512_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                _ = SHA512(input.baseAddress, input.count, out.baseAddress)
+                ocd_sha512(input.baseAddress, input.count, out.baseAddress)
             }
         }
         return output

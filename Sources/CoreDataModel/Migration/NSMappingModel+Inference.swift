@@ -31,12 +31,14 @@ extension NSMappingModel {
             }
             claimedBy[source.name] = destination.name
             sourceOfDestination[destination.name] = source
-            let unchanged = source.name == destination.name && source.versionHash == destination.versionHash
+            // Each hash once: computing one digests every property.
+            let (sourceHash, destinationHash) = (source.versionHash, destination.versionHash)
+            let unchanged = source.name == destination.name && sourceHash == destinationHash
             let mapping = NSEntityMapping(name: "\(source.name)To\(destination.name)",
                                           mappingType: unchanged ? .copyEntityMappingType : .transformEntityMappingType,
                                           sourceEntityName: source.name, destinationEntityName: destination.name)
-            mapping.sourceEntityVersionHash = source.versionHash
-            mapping.destinationEntityVersionHash = destination.versionHash
+            mapping.sourceEntityVersionHash = sourceHash
+            mapping.destinationEntityVersionHash = destinationHash
             mapping.sourceExpression = "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"\(source.name)\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)"
             let properties = try inferProperties(of: destination, from: source, destinationModel: destinationModel, sourceModel: sourceModel)
             mapping.attributeMappings = properties.attributes

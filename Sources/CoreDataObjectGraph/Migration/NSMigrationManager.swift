@@ -109,9 +109,10 @@ public final class NSMigrationManager: @unchecked Sendable {
     }
 
     /// Migrates the SQLite store at `url` in place, in one transaction (the store keeps its old version on failure).
-    static func migrateSQLiteStore(at url: URL, sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel,
-                                   mapping: NSMappingModel?, progress: SQLiteStoreMigrator.Progress?,
-                                   inferred: (NSMappingModel) -> Void = { _ in }) throws {
+    /// With `file` (the store already open read-write), the migration runs on its connection instead of opening one.
+    static func migrateSQLiteStore(at url: URL, file: SQLiteStoreFile? = nil, sourceModel: NSManagedObjectModel,
+                                   destinationModel: NSManagedObjectModel, mapping: NSMappingModel?,
+                                   progress: SQLiteStoreMigrator.Progress?, inferred: (NSMappingModel) -> Void = { _ in }) throws {
         let chosen: NSMappingModel
         if let mapping {
             chosen = mapping
@@ -124,8 +125,12 @@ public final class NSMigrationManager: @unchecked Sendable {
         }
         inferred(chosen)
         do {
-            try SQLiteStoreMigrator.migrate(storeAt: url.path, sourceModel: sourceModel, destinationModel: destinationModel,
-                                            mapping: chosen, progress: progress)
+            let step = SQLiteStoreMigrator.Step(sourceModel: sourceModel, destinationModel: destinationModel, mapping: chosen)
+            if let file {
+                try SQLiteStoreMigrator.migrate(file: file, steps: [step], progress: progress)
+            } else {
+                try SQLiteStoreMigrator.migrate(storeAt: url.path, steps: [step], progress: progress)
+            }
         } catch let error as MigrationMappingError {
             throw CoreDataError(.migrationMissingMappingModel, "\(url.path): the mapping cannot be run: \(error)", underlyingError: error)
         } catch let error as StoreFormatError {

@@ -48,8 +48,16 @@ public enum SQLiteStoreMigrator {
     /// later steps are planned).
     @discardableResult
     public static func migrate(storeAt path: String, steps: [Step], progress: Progress? = nil) throws -> [SQLiteMigrationPlan] {
+        guard !steps.isEmpty else { return [] }
+        return try migrate(file: SQLiteStoreFile(path: path, mode: .readWrite), steps: steps, progress: progress)
+    }
+
+    /// Migrates the store `file` has open (read-write), on its connection, which stays open: a caller that goes on
+    /// using the store reads its new metadata with `SQLiteStoreFile(connection:path:)` instead of opening it again.
+    @discardableResult
+    public static func migrate(file: SQLiteStoreFile, steps: [Step], progress: Progress? = nil) throws -> [SQLiteMigrationPlan] {
         guard let first = steps.first else { return [] }
-        let file = try SQLiteStoreFile(path: path, mode: .readWrite)
+        let path = file.path
         try checkVersion(of: file, sourceModel: first.sourceModel)
         // Persistent history records entity numbers (ACHANGE.ZENTITY) that a migration would renumber under it.
         if try file.connection.tableExists("ATRANSACTION") || file.connection.tableExists("ACHANGE") {
@@ -57,7 +65,7 @@ public enum SQLiteStoreMigrator {
                                     + "cannot migrate yet; nothing was changed")
         }
         // The first plan is made before the transaction, so a mapping that cannot run is refused without a write.
-        var plans = [try makePlan(file: file, sourceModel: first.sourceModel, destinationModel: first.destinationModel, mapping: first.mapping)]
+        var planned = [try makePlanAndLayouts(file: file, sourceModel: first.sourceModel, destinationModel: first.destinationModel, mapping: first.mapping)]
         let connection = file.connection
         var current = ""
         var done = 0
@@ -65,11 +73,12 @@ public enum SQLiteStoreMigrator {
             try connection.inTransaction(.exclusive) {
                 for (index, step) in steps.enumerated() {
                     if index > 0 {
-                        plans.append(try makePlan(file: file, sourceModel: step.sourceModel, destinationModel: step.destinationModel, mapping: step.mapping))
+                        planned.append(try makePlanAndLayouts(file: file, sourceModel: step.sourceModel, destinationModel: step.destinationModel,
+                                                              mapping: step.mapping))
                     }
-                    let plan = plans[index]
-                    let total = plans.map(\.statements.count).reduce(0, +) + steps.dropFirst(index + 1).count
-                    let oldMaximums = try maximumKeys(file: file, model: step.sourceModel)
+                    let plan = planned[index].plan
+                    let total = planned.map(\.plan.statements.count).reduce(0, +) + steps.dropFirst(index + 1).count
+                    let oldMaximums = try maximumKeys(file: file, layout: planned[index].source)
                     for statement in plan.statements {
                         try progress?(done, total)
                         done += 1
@@ -78,7 +87,8 @@ public enum SQLiteStoreMigrator {
                     }
                     current = ""
                     try runChecks(plan, connection: connection, path: path)
-                    try writePrimaryKeys(connection: connection, model: step.destinationModel, plan: plan, oldMaximums: oldMaximums)
+                    try writePrimaryKeys(connection: connection, model: step.destinationModel, layout: planned[index].destination, plan: plan,
+                                         oldMaximums: oldMaximums)
                     try writeMetadata(connection: connection, file: file, model: step.destinationModel)
                 }
                 try progress?(done, done)
@@ -92,7 +102,7 @@ public enum SQLiteStoreMigrator {
                 : "cannot be migrated (\(error.description))\(context); the store is unchanged"
             throw StoreFormatError(file: path, reason: reason)
         }
-        return plans
+        return planned.map(\.plan)
     }
 
     private static func runChecks(_ plan: SQLiteMigrationPlan, connection: Connection, path: String) throws {
@@ -115,6 +125,12 @@ public enum SQLiteStoreMigrator {
 
     private static func makePlan(file: SQLiteStoreFile, sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel,
                                  mapping: NSMappingModel) throws -> SQLiteMigrationPlan {
+        try makePlanAndLayouts(file: file, sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping).plan
+    }
+
+    /// The plan, with the two layouts the planner built (reused for `Z_PRIMARYKEY` rather than built again).
+    private static func makePlanAndLayouts(file: SQLiteStoreFile, sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel,
+                                           mapping: NSMappingModel) throws -> (plan: SQLiteMigrationPlan, source: StoreLayout, destination: StoreLayout) {
         var indexes: [String: (table: String, sql: String)] = [:]
         var triggers: [String] = []
         for row in try file.connection.query("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND type IN ('index', 'trigger')") {
@@ -122,12 +138,12 @@ public enum SQLiteStoreMigrator {
             if row[0].stringValue == "index" { indexes[name] = (table, sql) } else { triggers.append(name) }
         }
         var planner = try SQLiteMigrationPlanner(sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping)
-        return try planner.plan(existingIndexes: indexes, existingTriggers: triggers.sorted())
+        let plan = try planner.plan(existingIndexes: indexes, existingTriggers: triggers.sorted())
+        return (plan, planner.source, planner.destination)
     }
 
     /// `Z_MAX` of every source root table, read before anything changes.
-    private static func maximumKeys(file: SQLiteStoreFile, model: NSManagedObjectModel) throws -> [String: Int64] {
-        let layout = StoreLayout(model: model)
+    private static func maximumKeys(file: SQLiteStoreFile, layout: StoreLayout) throws -> [String: Int64] {
         var maximums: [String: Int64] = [:]
         for row in try file.connection.query("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY") {
             guard let number = row[0].int64Value, number >= 1, number <= layout.numbering.namesInNumberOrder.count,
@@ -140,9 +156,8 @@ public enum SQLiteStoreMigrator {
 
     /// `Z_PRIMARYKEY` laid out for the destination model; each root keeps the highest key ever allocated in the
     /// tables its rows came from, so no key is reused.
-    private static func writePrimaryKeys(connection: Connection, model: NSManagedObjectModel, plan: SQLiteMigrationPlan,
+    private static func writePrimaryKeys(connection: Connection, model: NSManagedObjectModel, layout: StoreLayout, plan: SQLiteMigrationPlan,
                                          oldMaximums: [String: Int64]) throws {
-        let layout = StoreLayout(model: model)
         // Entity numbers from 16000 up belong to Core Data's own tables (history, CloudKit), not to the model.
         try connection.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
         for name in layout.numbering.namesInNumberOrder {
@@ -162,10 +177,12 @@ public enum SQLiteStoreMigrator {
     /// `Z_MODELCACHE`.
     private static func writeMetadata(connection: Connection, file: SQLiteStoreFile, model: NSManagedObjectModel) throws {
         var dictionary = file.metadata.dictionary
-        dictionary[StoreMetadata.Key.versionHashes] = .dictionary(model.entityVersionHashesByName.mapValues { .data($0) })
+        // The hashes once; the digest and checksum are taken over them.
+        let hashes = model.entityVersionHashesByName
+        dictionary[StoreMetadata.Key.versionHashes] = .dictionary(hashes.mapValues { .data($0) })
         dictionary[StoreMetadata.Key.versionIdentifiers] = .array(model.versionIdentifiers.map { .string($0) })
-        dictionary[StoreMetadata.Key.versionHashesDigest] = .string(model.versionHashesDigest)
-        dictionary[StoreMetadata.Key.versionChecksum] = .string(model.versionChecksum)
+        dictionary[StoreMetadata.Key.versionHashesDigest] = .string(VersionHashing.digest(of: hashes))
+        dictionary[StoreMetadata.Key.versionChecksum] = .string(VersionHashing.checksum(of: hashes))
         dictionary[StoreMetadata.Key.frameworkVersion] = .integer(SQLiteStoreCreator.frameworkVersion)
         let plist = BinaryPropertyListWriter().write(.dictionary(dictionary))
         try connection.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [.blob([UInt8](plist))])

@@ -83,12 +83,12 @@ final class BatchedObjectMigrationTests: XCTestCase {
     }
 
     private func migrate(_ source: URL, _ models: (NSManagedObjectModel, NSManagedObjectModel), mapping: NSMappingModel,
-                         batchSize: Int, to name: String) throws -> URL {
+                         batchSize: Int, to name: String, type: String = NSSQLiteStoreType) throws -> URL {
         let destination = source.deletingLastPathComponent().appendingPathComponent(name)
         let manager = NSMigrationManager(sourceModel: models.0, destinationModel: models.1)
         manager.objectBatchSize = batchSize
         try manager.migrateStore(from: source, sourceType: NSSQLiteStoreType, with: mapping, toDestinationURL: destination,
-                                 destinationType: NSSQLiteStoreType)
+                                 destinationType: type)
         return destination
     }
 
@@ -115,6 +115,38 @@ final class BatchedObjectMigrationTests: XCTestCase {
         XCTAssertTrue(batchedDump.contains("car c3-2 nil owner=nil"), "an owner without a name keeps its car")
         XCTAssertTrue(batchedDump.contains("person p7 [c7-0,c7-1,c7-2]"))
         XCTAssertEqual(try Support.snapshot(source), before, "the source store is never changed")
+    }
+
+    /// An atomic destination (XML, binary) is written whole at every save, so it is saved once, at the end: its
+    /// objects all stay in the destination context until then (memory grows with the destination), and the file
+    /// stays the empty store that adding it created. The source context still holds about one batch at a time.
+    func testAnAtomicDestinationIsWrittenOnceAtTheEndWhileTheSourceContextHoldsABatch() throws {
+        let models = try models()
+        let source = try makeSource(models.0)
+        let people = Self.people, cars = (0..<people).reduce(0) { $0 + $1 % 4 }
+        NSEntityMigrationPolicy.register(ContextWatchingPolicy.self, forClassName: "Tests.ContextWatchingPolicy")
+        for (type, name) in [(NSXMLStoreType, "Destination.xml"), (NSBinaryStoreType, "Destination.binary")] {
+            ContextWatchingPolicy.reset()
+            ContextWatchingPolicy.file = source.deletingLastPathComponent().appendingPathComponent(name)
+            let destination = try migrate(source, models, mapping: mapping(policy: "Tests.ContextWatchingPolicy"), batchSize: 10,
+                                          to: name, type: type)
+            let watched = ContextWatchingPolicy.watched
+            XCTAssertEqual(watched.calls, 2 * (people + cars), type)
+            XCTAssertEqual(watched.fileSizes.count, 1, "\(type): the file does not change before the one save at the end")
+            let during = try XCTUnwrap(watched.fileSizes.first)
+            XCTAssertGreaterThan(try Data(contentsOf: destination).count, during + 1_000, "\(type): the objects are written at the end")
+            XCTAssertLessThanOrEqual(watched.maximumSource, 45, "\(type): the source context holds a batch and what it reaches")
+            XCTAssertEqual(watched.maximumDestination, people + cars, "\(type): every destination object waits for the one save")
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: models.1)
+            let store = try coordinator.addPersistentStore(ofType: type, configurationName: nil, at: destination, options: nil)
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            let counts = try context.performAndWait {
+                try ["Person", "Car"].map { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: $0)) }
+            }
+            XCTAssertEqual(counts, [people, cars], type)
+            try coordinator.remove(store)
+        }
     }
 
     func testAValidationFailureFoundAfterBatchesWereSavedLeavesNoDestination() throws {
@@ -149,12 +181,22 @@ final class BatchedObjectMigrationTests: XCTestCase {
 
 /// Records how many objects the manager's contexts hold at every call.
 final class ContextWatchingPolicy: NSEntityMigrationPolicy {
-    struct Watched { var calls = 0, maximumSource = 0, maximumDestination = 0 }
+    struct Watched {
+        var calls = 0, maximumSource = 0, maximumDestination = 0
+        /// The sizes of `file` seen at the calls.
+        var fileSizes: Set<Int> = []
+    }
     nonisolated(unsafe) static var watched = Watched()
-    static func reset() { watched = Watched() }
+    /// The destination, whose existence is recorded at every call.
+    nonisolated(unsafe) static var file: URL?
+    static func reset() {
+        watched = Watched()
+        file = nil
+    }
 
     private func watch(_ manager: NSMigrationManager) {
         Self.watched.calls += 1
+        if let file = Self.file, let size = try? Data(contentsOf: file).count { Self.watched.fileSizes.insert(size) }
         Self.watched.maximumSource = max(Self.watched.maximumSource, manager.sourceContext?.registeredObjects.count ?? 0)
         Self.watched.maximumDestination = max(Self.watched.maximumDestination, manager.destinationContext?.registeredObjects.count ?? 0)
     }

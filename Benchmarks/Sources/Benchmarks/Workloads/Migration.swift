@@ -5,7 +5,7 @@ import OpenCoreData
 /// automatic lightweight migration, against the hand-written SQL doing the same change on a copy. In place: the
 /// entity gains an optional attribute and renames one (`ALTER TABLE … ADD COLUMN`, `RENAME COLUMN`); by copy: it
 /// loses an attribute, which SQL cannot drop in place on every SQLite, so the table is rebuilt (`INSERT … SELECT`).
-/// Both floors also write the new metadata and model cache (copied from a store we migrated before timing).
+/// Both floors also open the file and write the new metadata and model cache (see `workload`).
 enum MigrationWorkloads {
     static let entities = ["Record"]
 
@@ -47,39 +47,39 @@ enum MigrationWorkloads {
         let inPlace = try workload(
             name: "lightweight in place: add an optional attribute, rename one (\(rows.formatted()) rows)", template: template,
             source: source, destination: renamedAndExtended(), rows: rows, maximumRatio: 1.5
-        ) { database, reference in
+        ) { database, _ in
             try database.execute("ALTER TABLE ZRECORD ADD COLUMN ZTAG VARCHAR")
             try database.execute("ALTER TABLE ZRECORD RENAME COLUMN ZNAME TO ZTITLE")
-            try copyMetadata(from: reference, into: database)
         }
         let byCopy = try workload(
             name: "lightweight by table copy: remove an attribute (\(rows.formatted()) rows)", template: template,
             source: source, destination: withoutCount(), rows: rows, maximumRatio: 3
-        ) { database, reference in
-            let schema = try reference.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'ZRECORD' AND sql IS NOT NULL ORDER BY type DESC")
-            var statements: [String] = []
-            while try schema.step() { statements.append(schema.text(0) ?? "") }
+        ) { database, statements in
             try database.execute(statements[0].replacingOccurrences(of: "CREATE TABLE ZRECORD", with: "CREATE TABLE ZRECORD_NEW"))
             try database.execute("INSERT INTO ZRECORD_NEW (Z_PK, Z_ENT, Z_OPT, ZREMOTEID, ZNAME, ZVALUE, ZCREATED) "
                                  + "SELECT Z_PK, Z_ENT, Z_OPT, ZREMOTEID, ZNAME, ZVALUE, ZCREATED FROM ZRECORD")
             try database.execute("DROP TABLE ZRECORD")
             try database.execute("ALTER TABLE ZRECORD_NEW RENAME TO ZRECORD")
             for index in statements.dropFirst() { try database.execute(index) }
-            try copyMetadata(from: reference, into: database)
         }
         return [inPlace, byCopy]
     }
 
-    /// One migration workload: ours adds the store with the new model and automatic migration; the floor runs
-    /// `change` in one transaction. `reference` is a store we migrated before timing, whose schema and metadata the
-    /// floor copies.
+    /// One migration workload: ours adds the store with the new model and automatic migration; the floor does by hand
+    /// what any migration of a user's store must do, timed from opening the file to the commit of one transaction:
+    /// open it, `change` the tables, and rewrite the metadata (`Z_PLIST` read, decoded, given the new version keys,
+    /// encoded and written back, so the store keeps its UUID and the app's keys) and the model cache. What a
+    /// hand-written migration would ship as constants is taken before timing from `reference`, a store we migrated:
+    /// the new schema's SQL, the metadata values that changed, the model cache blob. Each contender's file is closed
+    /// after its stopwatch stops.
     private static func workload(name: String, template: URL, source: NSManagedObjectModel, destination: NSManagedObjectModel,
                                  rows: Int, maximumRatio: Double,
-                                 change: @escaping (RawDatabase, RawDatabase) throws -> Void) throws -> Workload {
+                                 change: @escaping (RawDatabase, [String]) throws -> Void) throws -> Workload {
         let reference = template.deletingLastPathComponent().appendingPathComponent("migrated-" + name.prefix(20).filter(\.isLetter) + ".sqlite")
         ScratchStore.remove(reference)
         try FileManager.default.copyItem(at: template, to: reference)
         try migrate(reference, from: source, to: destination)
+        let constants = try MigrationConstants(template: template, reference: reference)
         let options: [String: Any] = [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
                                       OCDSourceModelsOption: [source]]
         let ours = Implementation(name: "ours · addPersistentStore, automatic lightweight migration", contender: .ours) { watch in
@@ -91,21 +91,39 @@ enum MigrationWorkloads {
                 }
                 try coordinator.remove(store)
             }()
-            watch.checksum = try ScratchStore.checksum(scratch, entities: entities)
+            watch.checksum = try checksum(scratch)
         }
-        let raw = WritingContenders.raw(template: template, entities: entities) { database, watch in
-            let referenceDatabase = try RawDatabase(path: reference.path)
-            // Attaching cannot happen inside the transaction; it is setup, as opening the file is.
-            try database.execute("ATTACH DATABASE '\(reference.path.replacingOccurrences(of: "'", with: "''"))' AS reference")
-            try watch.measure {
-                try database.execute("BEGIN IMMEDIATE")
-                try change(database, referenceDatabase)
-                try database.execute("COMMIT")
-            }
+        let raw = Implementation(name: "raw SQLite", contender: .raw) { watch in
+            let scratch = try ScratchStore.copy(of: template)
+            try {
+                let database = try watch.measure {
+                    let database = try RawDatabase(path: scratch.path, readOnly: false)
+                    try database.execute("BEGIN IMMEDIATE")
+                    try change(database, constants.recordSchema)
+                    try constants.writeMetadata(into: database)
+                    try database.execute("COMMIT")
+                    return database
+                }
+                keep(database)
+            }()
+            watch.checksum = try checksum(scratch)
         }
         return Workload(group: "migration", name: name, rows: rows, implementations: [raw, ours],
                         targets: [Target(implementation: ours.name, maximumRatio: maximumRatio,
                                          description: "≤ \(maximumRatio.formatted())× the hand-written SQL")])
+    }
+
+    /// The rows' checksum, with the store's identity and new version folded in: both contenders must keep the UUID
+    /// and record the destination's hashes.
+    private static func checksum(_ url: URL) throws -> Int {
+        var hasher = Hasher()
+        hasher.combine(try ScratchStore.checksum(url, entities: entities))
+        let (uuid, metadata) = try MigrationConstants.metadata(of: RawDatabase(path: url.path))
+        hasher.combine(uuid)
+        hasher.combine(metadata["NSStoreUUID"] as? String)
+        let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
+        for key in hashes.keys.sorted() { hasher.combine(key); hasher.combine(hashes[key]) }
+        return hasher.finalize()
     }
 
     private static func migrate(_ url: URL, from source: NSManagedObjectModel, to destination: NSManagedObjectModel) throws {
@@ -114,14 +132,5 @@ enum MigrationWorkloads {
             NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true, OCDSourceModelsOption: [source],
         ])
         try coordinator.remove(store)
-    }
-
-    /// The metadata and model cache of the migrated reference store (attached as `reference`), written as the floor's
-    /// last step.
-    private static func copyMetadata(from reference: RawDatabase, into database: RawDatabase) throws {
-        try database.execute("UPDATE Z_METADATA SET Z_PLIST = (SELECT Z_PLIST FROM reference.Z_METADATA), "
-                             + "Z_UUID = (SELECT Z_UUID FROM reference.Z_METADATA)")
-        try database.execute("DELETE FROM Z_MODELCACHE")
-        try database.execute("INSERT INTO Z_MODELCACHE SELECT * FROM reference.Z_MODELCACHE")
     }
 }

@@ -55,10 +55,15 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         try createFileIfMissing(at: url)
         try openFile(at: url)
         if !versionHashesMatch() {
-            // Migrating needs the file to itself; it is opened again on the migrated store.
+            // The migration runs on the connection just opened, which then reads the new metadata; after a staged
+            // migration, which opens the file itself step by step, the store is opened again.
+            var open: SQLiteStoreFile? = file
             file = nil
-            try migrateOnOpen(at: url)
-            try openFile(at: url)
+            if try migrateOnOpen(at: url, file: &open), let open {
+                try reloadFile(open)
+            } else {
+                try openFile(at: url)
+            }
         }
         builder = StoreSQL(model: model)
         layout = builder.layout
@@ -81,6 +86,20 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
         }
         try applyPragmas()
+        readMetadata()
+    }
+
+    /// Reads the metadata of the store `open` holds (after a migration on its connection) without reopening it.
+    private func reloadFile(_ open: SQLiteStoreFile) throws {
+        do {
+            file = try SQLiteStoreFile(connection: open.connection, path: open.path)
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
+        }
+        readMetadata()
+    }
+
+    private func readMetadata() {
         identifier = file.metadata.uuid
         metadata = file.metadata.dictionary.mapValues(\.foundationValue)
         metadata[StoreMetadata.Key.storeUUID] = file.metadata.uuid
