@@ -10,6 +10,8 @@ final class KeyPathNote: NSManagedObject {
     @Managed var title: String?
     @Managed var words: Int16
     @Managed var folder: KeyPathFolder?
+    /// The same relationship declared non-optional (reading it without a destination traps, as Apple's does).
+    @Managed("folder") var requiredFolder: KeyPathFolder
     /// Computed, not a Core Data property: it has no key.
     var shouted: String { (title ?? "").uppercased() }
     var folderAndTitle: String { (folder?.name ?? "") + (title ?? "") }
@@ -94,6 +96,7 @@ struct SwiftKeyPathTests {
             #expect(NSManagedObject.key(for: \KeyPathFolder.notes) == "notes")
             #expect(NSManagedObject.key(for: \KeyPathNote.shouted) == nil, "a computed property has no key")
             #expect(NSManagedObject.key(for: \KeyPathNote.folder?.name) == "folder.name", "a chain of to-ones is named")
+            #expect(NSExpression(forKeyPath: \KeyPathNote.requiredFolder.name).keyPath == "folder.name", "a non-optional to-one too")
             #expect(NSManagedObject.key(for: \KeyPathNote.folderAndTitle) == nil, "a computed property reading two properties has none")
             #expect(NSManagedObject.key(for: \KeyPathNote.folderName) == "folder.name", "one reading a chain has the chain's")
         }
