@@ -12,7 +12,8 @@ public struct ManagedMacro: AccessorMacro {
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
         guard let variable = declaration.as(VariableDeclSyntax.self) else {
-            throw MacroError("@Managed applies to a property (`@Managed var name: String?`); Xcode's relationship accessor functions take @ManagedAccessor")
+            throw MacroError("@Managed applies to a property (`@Managed var name: String?`); Xcode's relationship accessor "
+                             + "functions take @ManagedAccessor")
         }
         guard variable.bindingSpecifier.tokenKind == .keyword(.var), variable.bindings.count == 1,
               let binding = variable.bindings.first,
@@ -40,7 +41,6 @@ public struct ManagedMacro: AccessorMacro {
             "set { setManagedValue(newValue, forKey: \(literal: key)) }",
         ]
     }
-
 }
 
 /// `@ManagedAccessor`, Linux's `@objc(addTagsObject:) @NSManaged` on a bodiless function named as Xcode names a to-many
