@@ -3,6 +3,7 @@
 // OpenCoreData: Apple's Core Data persistence stack for Linux, and `coredata`, the terminal browser.
 // The module graph is described in docs/ARCHITECTURE.md; the reasons for it in docs/DECISIONS.md.
 
+import CompilerPluginSupport
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -21,6 +22,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The `@Managed` macro's implementation (a compiler plugin): built for the host only, linked into no library.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // MARK: C libraries, one system-library target each (swift-nio's `C` prefix).
@@ -65,10 +68,21 @@ let package = Package(
             exclude: ["Storage/CSwiftRuntime"],
             swiftSettings: strictSettings),
 
+        // MARK: Declaring managed properties as Apple's `@NSManaged` does: `@Managed var name: String?` and Xcode's
+        // `addToTags(_:)` family. The declarations, and the plugin that expands them (swift-syntax, host only).
+        .macro(name: "CoreDataMacrosPlugin", dependencies: [
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        ], swiftSettings: strictSettings),
+        .target(name: "CoreDataMacros", dependencies: ["CoreDataMacrosPlugin"], swiftSettings: strictSettings),
+
         // MARK: The umbrella: only re-exports (swift-nio's `NIO`).
         .target(
             name: "OpenCoreData",
-            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "Predicates", "KeyValueCoding", "UndoManagement"],
+            dependencies: ["CoreDataModel", "CoreDataSQLiteFormat", "CoreDataObjectGraph", "CoreDataMacros", "Predicates", "KeyValueCoding",
+                           "UndoManagement"],
             swiftSettings: strictSettings),
 
         // MARK: Opening a store for the commands and the browser alike, UI-free: `StoreSession`, its errors, and the
@@ -131,9 +145,15 @@ let package = Package(
                     swiftSettings: strictSettings),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
-        .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase", "PropertyListCoding",
+        .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataMacros", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase", "PropertyListCoding",
                                                                  "Predicates", "UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
+        // The macro's expansions, as text in the test file (swift-syntax's own test support: no other package).
+        .testTarget(name: "CoreDataMacrosTests", dependencies: [
+            "CoreDataMacrosPlugin",
+            .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        ], swiftSettings: strictSettings),
         .testTarget(name: "JSONDirectoryStoreTests", dependencies: ["JSONDirectoryStore", "OpenCoreData", "CoreDataTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "CommandLineTests", dependencies: ["CoreDataTestSupport", "SQLiteDatabase", "CoreDataSQLiteFormat"], swiftSettings: strictSettings),

@@ -1,17 +1,17 @@
 // A small Core Data program written for Apple's platforms. On Linux it differs only where docs/PORTING.md says:
-// the import, the property declarations and the class registrations (marked "Linux:").
+// the import and the property declarations' attribute (marked "Linux:").
 import Foundation
 import OpenCoreData  // Linux: `import CoreData` on Apple's platforms
 
 final class Folder: NSManagedObject {
-    @Managed("name") var name: String?  // Linux: `@NSManaged var name: String?`
+    @Managed var name: String?  // Linux: `@NSManaged var name: String?`
 }
 
 final class Note: NSManagedObject {
-    @Managed("title") var title: String?  // Linux: `@NSManaged var title: String?`
-    @Managed("created") var created: Date?
-    @Managed("words") var words: Int16
-    @Managed("folder") var folder: Folder?
+    @Managed var title: String?  // Linux: `@NSManaged var title: String?`
+    @Managed var created: Date?
+    @Managed var words: Int16
+    @Managed var folder: Folder?
 
     override func awakeFromInsert() {
         super.awakeFromInsert()
@@ -26,8 +26,6 @@ final class Note: NSManagedObject {
     }
 }
 
-NSManagedObject.register(Folder.self, forEntityName: "Folder")  // Linux: found by class name on Apple's platforms
-NSManagedObject.register(Note.self, forEntityName: "Note")
 
 /// The stack, as apps subclass the container to choose where the store goes.
 final class NotesContainer: NSPersistentContainer, @unchecked Sendable {

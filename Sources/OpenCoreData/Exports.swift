@@ -1,4 +1,5 @@
 // The umbrella module only re-exports, as swift-nio's `NIO` does: `import OpenCoreData` gives Core Data's API.
+@_exported import CoreDataMacros
 @_exported import CoreDataModel
 @_exported import CoreDataObjectGraph
 @_exported import CoreDataSQLiteFormat

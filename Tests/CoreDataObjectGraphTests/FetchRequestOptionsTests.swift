@@ -9,19 +9,11 @@ import Testing
 /// Result types, dictionary results with key paths, grouping, HAVING and DISTINCT, predicates, and typed
 /// subclasses, each checked against SQL on the same store.
 struct FetchRequestOptionsTests {
-    final class Recipe: NSManagedObject {
-        @Managed("name") var name: String
-        @Managed("minutes") var minutes: Int16
-        @Managed("rating") var rating: Double?
-        @Managed("chef") var chef: NSManagedObject?
-    }
-
     private func sql(_ url: URL, _ query: String) throws -> [[SQLiteValue]] {
         try Connection(path: url.path, mode: .readOnly).query(query)
     }
 
     @Test func typedSubclassesReadThroughManagedProperties() throws {
-        NSManagedObject.register(Recipe.self, forEntityName: "Recipe")
         let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 6)
         let stack = try TestStack(storeURL: url, model: model, options: [:])
         try stack.context.performAndWait {

@@ -1,3 +1,4 @@
+import CoreDataMacros
 import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport

@@ -1,3 +1,4 @@
+import CoreDataMacros
 import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
@@ -21,8 +22,8 @@ struct LifecycleHookTests {
     nonisolated(unsafe) static var log = Log()
 
     final class Diary: NSManagedObject {
-        @Managed("title") var title: String?
-        @Managed("created") var created: Date?
+        @Managed var title: String?
+        @Managed var created: Date?
 
         private var tag: String { (primitiveValue(forKey: "title") as? String) ?? "-" }
 

@@ -1,3 +1,4 @@
+import CoreDataMacros
 import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
@@ -12,8 +13,8 @@ import UndoManagement
 /// insertions, and transient attributes.
 struct SilentDifferenceTests {
     final class Photo: NSManagedObject {
-        @Managed("caption") var caption: String?
-        @Managed("recipe") var recipe: FetchRequestOptionsTests.Recipe?
+        @Managed var caption: String?
+        @Managed var recipe: Recipe?
     }
 
     private func stack(chefs: Int = 3, recipes: Int = 4) throws -> (TestStack, URL) {
@@ -118,11 +119,10 @@ struct SilentDifferenceTests {
     // MARK: @Managed
 
     @Test func settingAnOptionalToOneToNilThroughManaged() throws {
-        NSManagedObject.register(FetchRequestOptionsTests.Recipe.self, forEntityName: "Recipe")
         NSManagedObject.register(Photo.self, forEntityName: "Photo")
         let (stack, _) = try stack()
         try stack.context.performAndWait {
-            let recipe = try #require(try stack.context.fetch(NSFetchRequest<FetchRequestOptionsTests.Recipe>(entityName: "Recipe")).first)
+            let recipe = try #require(try stack.context.fetch(NSFetchRequest<Recipe>(entityName: "Recipe")).first)
             let photo = try #require(NSEntityDescription.insertNewObject(forEntityName: "Photo", into: stack.context) as? Photo)
             photo.recipe = recipe
             #expect(photo.recipe === recipe)

@@ -1,3 +1,4 @@
+import CoreDataMacros
 import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
@@ -11,8 +12,8 @@ import Testing
 @Suite(.serialized)
 struct SubclassAPITests {
     final class Author: NSManagedObject {
-        @Managed("name") var name: String?
-        @Managed("draft") var draft: String?
+        @Managed var name: String?
+        @Managed var draft: String?
 
         /// A custom accessor as Apple's documentation writes one.
         var shoutedName: String? {

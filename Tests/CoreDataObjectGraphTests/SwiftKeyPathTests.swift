@@ -1,3 +1,4 @@
+import CoreDataMacros
 import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
@@ -6,16 +7,21 @@ import Predicates
 import Testing
 
 final class KeyPathNote: NSManagedObject {
-    @Managed("title") var title: String?
-    @Managed("words") var words: Int16
-    @Managed("folder") var folder: KeyPathFolder?
+    @Managed var title: String?
+    @Managed var words: Int16
+    @Managed var folder: KeyPathFolder?
+    /// The same relationship declared non-optional (reading it without a destination traps, as Apple's does).
+    @Managed("folder") var requiredFolder: KeyPathFolder
     /// Computed, not a Core Data property: it has no key.
     var shouted: String { (title ?? "").uppercased() }
+    var folderAndTitle: String { (folder?.name ?? "") + (title ?? "") }
+    /// Computed through a chain of to-ones: its key is the chain's, as `value(forKeyPath: "folder.name")` reads.
+    var folderName: String? { folder?.name }
 }
 
 final class KeyPathFolder: NSManagedObject {
-    @Managed("name") var name: String?
-    @Managed("notes") var notes: Set<KeyPathNote>
+    @Managed var name: String?
+    @Managed var notes: Set<KeyPathNote>
 }
 
 /// Swift key paths where Apple's API takes them (`NSSortDescriptor(keyPath:ascending:)`, `NSExpression(forKeyPath:)`),
@@ -89,7 +95,10 @@ struct SwiftKeyPathTests {
             #expect(NSManagedObject.key(for: \KeyPathNote.folder) == "folder")
             #expect(NSManagedObject.key(for: \KeyPathFolder.notes) == "notes")
             #expect(NSManagedObject.key(for: \KeyPathNote.shouted) == nil, "a computed property has no key")
-            #expect(NSManagedObject.key(for: \KeyPathNote.folder?.name) == nil, "a chain is not named")
+            #expect(NSManagedObject.key(for: \KeyPathNote.folder?.name) == "folder.name", "a chain of to-ones is named")
+            #expect(NSExpression(forKeyPath: \KeyPathNote.requiredFolder.name).keyPath == "folder.name", "a non-optional to-one too")
+            #expect(NSManagedObject.key(for: \KeyPathNote.folderAndTitle) == nil, "a computed property reading two properties has none")
+            #expect(NSManagedObject.key(for: \KeyPathNote.folderName) == "folder.name", "one reading a chain has the chain's")
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// regular enough to read this way: `.target(name: "X", dependencies: [...], path: "...")`.
 struct PackageManifest {
     struct Target {
-        enum Kind: String { case target, executableTarget, testTarget, systemLibrary }
+        enum Kind: String { case target, executableTarget, testTarget, systemLibrary, macro }
 
         var kind: Kind
         var name: String
@@ -29,7 +29,7 @@ struct PackageManifest {
             .joined(separator: "\n")
         targets = []
         productNames = []
-        let call = /\.(target|executableTarget|testTarget|systemLibrary)\(/
+        let call = /\.(target|executableTarget|testTarget|systemLibrary|macro)\(/
         var rest = Substring(code)
         while let match = rest.firstMatch(of: call) {
             let body = try Self.balanced(code: rest[match.range.upperBound...], open: "(", close: ")")

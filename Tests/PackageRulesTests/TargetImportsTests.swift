@@ -22,6 +22,8 @@ import Testing
             guard !files.isEmpty else { continue }  // C targets
             var imported: Set<String> = []
             for file in files {
+                // A macro's implementation is named by `#externalMacro(module:type:)`, not imported.
+                for match in file.text.matches(of: /#externalMacro\(module:\s*"([^"]+)"/) { imported.insert(String(match.output.1)) }
                 for module in SourceFiles.importedModules(in: file.text) where module != target.name {
                     if knownModules.contains(module) {
                         imported.insert(module)

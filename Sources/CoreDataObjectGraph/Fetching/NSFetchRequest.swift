@@ -61,6 +61,10 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: CustomStringConvert
 
     public init(entityName: String) {
         self.entityName = entityName
+        // A request typed for a subclass (`NSFetchRequest<Recipe>`) makes the class known, so its objects are Recipes.
+        if let subclass = ResultType.self as? NSManagedObject.Type, subclass != NSManagedObject.self {
+            subclass.noteSubclass(entityName: entityName)
+        }
     }
 
     /// The entity name, whether given by name or by description.

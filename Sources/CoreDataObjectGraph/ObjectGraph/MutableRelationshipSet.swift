@@ -70,8 +70,29 @@ public class MutableRelationshipSet: Sequence {
         if let inverse = relationship.inverseRelationship { object.removeFromInverse(inverse, object: owner) }
     }
 
+    /// Adds every object of `objects` (an `NSSet`, `NSOrderedSet`, `Set<Tag>` or array), as `NSMutableSet`'s
+    /// `union(_:)`, which Xcode's generated `addToTags(_ values: NSSet)` calls.
+    public func union<Objects: Sequence>(_ objects: Objects) {
+        for object in managedObjects(in: objects) { add(object) }
+    }
+
+    /// Removes every object of `objects` that is a destination, as `NSMutableSet`'s `minus(_:)`.
+    public func minus<Objects: Sequence>(_ objects: Objects) {
+        for object in managedObjects(in: objects) { remove(object) }
+    }
+
     public func removeAllObjects() {
         owner.setToMany(relationship, to: [], maintainingInverse: true)
+    }
+
+    /// The managed objects of a collection whose elements may be typed `Any` (`NSSet`'s); anything else traps.
+    func managedObjects<Objects: Sequence>(in objects: Objects) -> [NSManagedObject] {
+        objects.map { element in
+            guard let object = element as? NSManagedObject else {
+                preconditionFailure("\(owner.entity.name).\(relationship.name) holds managed objects, not \(type(of: element))")
+            }
+            return object
+        }
     }
 
     private func checkContext(of object: NSManagedObject) {
@@ -109,5 +130,56 @@ public final class MutableRelationshipOrderedSet: MutableRelationshipSet {
     /// Removes the destination at `index`.
     public func removeObject(at index: Int) {
         remove(object(at: index))
+    }
+
+    /// Inserts `objects` at `indexes`, as `NSMutableOrderedSet`'s `insert(_:at:)`: the objects go, in order, to the
+    /// indexes in increasing order, each counted in the set as it grows. Objects already present are skipped.
+    public func insert<Objects: Sequence>(_ objects: Objects, at indexes: IndexSet) {
+        let objects = managedObjects(in: objects)
+        precondition(objects.count == indexes.count,
+                     "\(owner.entity.name).\(relationship.name): \(objects.count) object(s) for \(indexes.count) index(es)")
+        for (object, index) in zip(objects, indexes) { insert(object, at: Swift.min(index, count)) }
+    }
+
+    /// `insert(_:at:)` with Foundation's `NSIndexSet` (Xcode's generated `insertInto<Name>(_:at:)` takes one).
+    public func insert<Objects: Sequence>(_ objects: Objects, at indexes: NSIndexSet) {
+        insert(objects, at: IndexSet(indexes: indexes))
+    }
+
+    /// Removes the destinations at `indexes`.
+    public func removeObjects(at indexes: IndexSet) {
+        let doomed = indexes.map { object(at: $0) }
+        for object in doomed { remove(object) }
+    }
+
+    public func removeObjects(at indexes: NSIndexSet) { removeObjects(at: IndexSet(indexes: indexes)) }
+
+    /// Puts `object` in place of the destination at `index`.
+    public func replaceObject(at index: Int, with object: NSManagedObject) {
+        let old = self.object(at: index)
+        guard old !== object else { return }
+        remove(old)
+        insert(object, at: Swift.min(index, count))
+    }
+
+    /// Puts `objects`, in order, in place of the destinations at `indexes`.
+    public func replaceObjects<Objects: Sequence>(at indexes: IndexSet, with objects: Objects) {
+        let objects = managedObjects(in: objects)
+        precondition(objects.count == indexes.count,
+                     "\(owner.entity.name).\(relationship.name): \(objects.count) object(s) for \(indexes.count) index(es)")
+        for (index, object) in zip(indexes, objects) { replaceObject(at: index, with: object) }
+    }
+
+    public func replaceObjects<Objects: Sequence>(at indexes: NSIndexSet, with objects: Objects) {
+        replaceObjects(at: IndexSet(indexes: indexes), with: objects)
+    }
+}
+
+extension IndexSet {
+    /// The indexes of an `NSIndexSet` (Foundation on Linux does not bridge it with `as`).
+    init(indexes: NSIndexSet) {
+        var set = IndexSet()
+        indexes.enumerate { index, _ in set.insert(index) }
+        self = set
     }
 }

@@ -39,13 +39,16 @@ extension ManagedObjectSubclass {
     /// A fetch request for the subclass's entity, typed for the subclass, as Xcode's generated
     /// `fetchRequest()` is: `let request: NSFetchRequest<Person> = Person.fetchRequest()`.
     public static func fetchRequest() -> NSFetchRequest<Self> {
-        NSFetchRequest<Self>(entityName: Self.entityName)
+        let name = Self.entityName
+        Self.noteSubclass(entityName: name)
+        return NSFetchRequest<Self>(entityName: name)
     }
 }
 
 extension NSManagedObject {
     /// The name of the entity this class is registered for (`register(_:forEntityName:)`), else the class's own name,
-    /// as Xcode names a class after its entity.
+    /// as Xcode names a class after its entity. Naming it through the typed APIs below makes the class known, so fetches
+    /// of its entity return it without a registration (see `registeredClass(forEntity:)`).
     static var entityName: String {
         registeredEntityName(for: self) ?? String(describing: self).components(separatedBy: ".").last!
     }
@@ -53,6 +56,7 @@ extension NSManagedObject {
     /// The entity this class stands for, found in the models of the coordinators made so far, as Apple's class
     /// method finds it in the loaded models. Traps when no model has it, as Apple's raises.
     public class func entity() -> NSEntityDescription {
+        noteSubclass(entityName: entityName)
         guard let entity = KnownModels.entity(named: entityName) else {
             preconditionFailure("+[\(self) entity] could not find an entity named '\(entityName)' in the loaded models; "
                                 + "create the container or coordinator first, or register the class for its entity")

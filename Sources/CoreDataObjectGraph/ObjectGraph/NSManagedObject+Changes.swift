@@ -74,7 +74,8 @@ extension NSManagedObject {
     // MARK: Setting values
 
     /// Sets a property: an attribute to a value of its type (or nil), a to-one relationship to an object (or nil),
-    /// a to-many relationship to a `Set<NSManagedObject>` or an array. Inverse relationships follow.
+    /// a to-many relationship to a `Set<NSManagedObject>`, an array, an `NSSet` or an `NSOrderedSet`. Inverse
+    /// relationships follow.
     /// A value of the wrong type traps, as Apple's KVC raises.
     public func setValue(_ value: Any?, forKey key: String) {
         setPropertyValue(value, forKey: key, transforming: true)
@@ -118,6 +119,9 @@ extension NSManagedObject {
                 case nil: objects = []
                 case let set as Set<NSManagedObject>: objects = Array(set)
                 case let array as [NSManagedObject]: objects = array
+                // Xcode's generated properties declare Foundation's collections.
+                case let set as NSSet: objects = Self.managedObjects(set.allObjects, forKey: key, of: entity)
+                case let ordered as NSOrderedSet: objects = Self.managedObjects(ordered.array, forKey: key, of: entity)
                 default: preconditionFailure("\(entity.name).\(key) takes a Set<NSManagedObject> or [NSManagedObject], not \(type(of: value!))")
                 }
                 setToMany(relationship, to: objects.map(\.objectID), maintainingInverse: true)
@@ -129,6 +133,16 @@ extension NSManagedObject {
             }
         default:
             preconditionFailure("\(entity.name).\(key) cannot be set")
+        }
+    }
+
+    /// The elements of a Foundation collection set on a to-many relationship, each of which must be a managed object.
+    private static func managedObjects(_ elements: [Any], forKey key: String, of entity: NSEntityDescription) -> [NSManagedObject] {
+        elements.map { element in
+            guard let object = element as? NSManagedObject else {
+                preconditionFailure("\(entity.name).\(key) holds managed objects, not \(type(of: element))")
+            }
+            return object
         }
     }
 

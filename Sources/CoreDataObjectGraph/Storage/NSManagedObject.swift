@@ -102,6 +102,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     /// Swift wants required initializers in the class itself.
     public required convenience init(context: NSManagedObjectContext) {
         let name = Self.entityName
+        Self.noteSubclass(entityName: name)
         guard let model = context.persistentStoreCoordinator?.managedObjectModel,
               let entity = context.entity(named: name, in: model) else {
             preconditionFailure("An NSManagedObject of class '\(Self.self)' must have a valid NSEntityDescription: the context's "

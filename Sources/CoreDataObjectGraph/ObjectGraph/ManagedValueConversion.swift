@@ -1,57 +1,6 @@
 import CoreDataModel
 import Foundation
 
-/// Declares a typed property of a managed object subclass, backed by the entity's property of the same name.
-/// `@NSManaged` does not link on Linux, so subclasses write:
-///
-/// ```swift
-/// final class Recipe: NSManagedObject {
-///     @Managed("name") var name: String?
-///     @Managed("minutes") var minutes: Int16
-/// }
-/// ```
-@propertyWrapper
-public struct Managed<Value> {
-    public let key: String
-
-    public init(_ key: String) {
-        self.key = key
-    }
-
-    @available(*, unavailable, message: "@Managed properties are only available on NSManagedObject subclasses")
-    public var wrappedValue: Value {
-        get { fatalError("unreachable") }
-        set { fatalError("unreachable") }
-    }
-
-    @inlinable
-    public static subscript<Object: NSManagedObject>(
-        _enclosingInstance object: Object,
-        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
-        storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
-    ) -> Value {
-        get {
-            let key = object[keyPath: storageKeyPath].key
-            // Naming a Swift key path (`\Person.name`) reads it on a probe object, which this tells the key.
-            if _slowPath(ManagedKeyPathProbe.isActive) { ManagedKeyPathProbe.record(wrappedKeyPath, key: key) }
-            // An attribute of the declared type reads without a trip through `Any` (see `value(forKey:as:)`); nils,
-            // relationships and conversions take the general path.
-            if let typed = object.value(forKey: key, as: Value.self) { return typed }
-            return ManagedValueConversion.convert(object.value(forKey: key), to: Value.self, key: key, entity: object.entity.name)
-        }
-        set {
-            let key = object[keyPath: storageKeyPath].key
-            // An optional `Value` would arrive boxed (a nil as `.some(nil)`): it is unwrapped first. `_isOptional`
-            // reads the type's kind (folded away when specialised), so other types skip the cast this costs.
-            if _isOptional(Value.self) {
-                object.setValue(ManagedValueConversion.flattened(newValue), forKey: key)
-            } else {
-                object.setValue(newValue, forKey: key)
-            }
-        }
-    }
-}
-
 /// Converts the values Core Data stores (`Int64` for every integer type, `Double`, …) into the declared Swift type.
 @usableFromInline
 enum ManagedValueConversion {
@@ -65,10 +14,24 @@ enum ManagedValueConversion {
     static func convert<Value>(_ raw: Any?, to valueType: Value.Type, key: String, entity: String) -> Value {
         if let value = raw as? Value { return value }
         if let converted = numeric(raw, to: valueType) { return converted }
+        if let converted = relationshipCollection(raw, as: valueType) { return converted }
         if let optional = Value.self as? any ExpressibleByNilLiteral.Type, raw == nil {
             return optional.init(nilLiteral: ()) as! Value
         }
         preconditionFailure("\(entity).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), which is not a \(Value.self)")
+    }
+
+    /// A to-many relationship's destinations (`Set<NSManagedObject>`, or `[NSManagedObject]` when ordered) as the
+    /// Foundation collection Xcode's generated properties declare: `NSSet`, or `NSOrderedSet` for an ordered one.
+    private static func relationshipCollection<Value>(_ raw: Any?, as valueType: Value.Type) -> Value? {
+        switch raw {
+        case let set as Set<NSManagedObject>:
+            return NSSet(array: Array(set)) as? Value ?? NSOrderedSet(array: Array(set)) as? Value
+        case let array as [NSManagedObject]:
+            return NSOrderedSet(array: array) as? Value ?? NSSet(array: array) as? Value ?? Set(array) as? Value
+        default:
+            return nil
+        }
     }
 
     /// An `Int64` as `Int`, `Int32` or `Int16` when it fits exactly; nil otherwise.
@@ -104,9 +67,11 @@ enum ManagedValueConversion {
 /// An `Optional` of any wrapped type, for unwrapping a value whose type is only known to be generic.
 protocol OptionalValue {
     var wrappedAny: Any? { get }
+    static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalValue {
+    static var wrappedType: Any.Type { Wrapped.self }
     var wrappedAny: Any? {
         guard case .some(let wrapped) = self else { return nil }
         return ManagedValueConversion.flattened(wrapped)
