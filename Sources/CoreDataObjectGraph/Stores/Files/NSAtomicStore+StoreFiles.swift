@@ -90,8 +90,9 @@ extension NSAtomicStore {
     /// model's metadata when nothing is there. The metadata is checked against the model before any node is made, and
     /// when the objects cannot be read with the model, the metadata alone is read to tell whether the store is of
     /// another model version: either way a store of another version is refused with Core Data's version-skew error
-    /// (134100) rather than with what the first unknown property would say. Returns the file's reference mark, above
-    /// which new objects number.
+    /// (134100) rather than with what the first unknown property would say, unless the options ask for automatic
+    /// migration: the file is then migrated to the model (`migrateStoreFileIfAsked`) and read again. Returns the
+    /// file's reference mark, above which new objects number.
     func loadStoreFile(_ format: AtomicFileFormat) throws -> Int64 {
         guard let url else { throw CoreDataError(.persistentStoreOpen, "\(format.name) stores need a file URL") }
         guard let model = persistentStoreCoordinator?.managedObjectModel else {
@@ -102,19 +103,25 @@ extension NSAtomicStore {
             try createStoreFile(format, at: url, model: model)
             return 0
         }
-        let data = try AtomicFileFormat.read(url)
-        let contents: StoreFileContents
+        var data = try AtomicFileFormat.read(url)
+        var contents: StoreFileContents
         do {
             // One pass over the file: the metadata comes with the objects (reading it first would parse XML twice).
             contents = try format.decode(data, model: model, file: path)
-        } catch {
+            metadata = contents.metadata.mapValues(\.foundationValue)
+            if try migrateStoreFileIfAsked(format, at: url, model: model) {
+                data = try AtomicFileFormat.read(url)
+                contents = try format.decode(data, model: model, file: path)
+                metadata = contents.metadata.mapValues(\.foundationValue)
+            }
+        } catch let error as StoreFileError {
             if let header = try? format.metadata(of: data, file: path) {
                 metadata = header.mapValues(\.foundationValue)
+                if try migrateStoreFileIfAsked(format, at: url, model: model) { return try loadStoreFile(format) }
                 try checkVersionHashes(model: model, path: path)
             }
             throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
         }
-        metadata = contents.metadata.mapValues(\.foundationValue)
         try checkVersionHashes(model: model, path: path)
         addCacheNodes(Set(makeNodes(for: contents.objects)))
         return contents.referenceHighWaterMark
@@ -130,7 +137,8 @@ extension NSAtomicStore {
         throw CoreDataError(
             .persistentStoreIncompatibleVersionHash,
             "\(path): the model is not the one that wrote this store: \(difference). Open it with the model version it was written "
-                + "with, or migrate it (coredata migrate, or coredata convert to SQLite and migrate that)")
+                + "with, or migrate it (NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption, "
+                + "or coredata migrate)")
     }
 
     /// A new, empty store file with the store's UUID and type and the model's version hashes.
