@@ -163,6 +163,18 @@ extension NSAtomicStore {
         if let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty { identifier = uuid }
         let store = InternedStoreIdentifier.intern(identifier)
         var roots: [ObjectIdentifier: NSEntityDescription] = [:]
+        var perRoot: [ObjectIdentifier: Int] = [:]
+        for object in objects {
+            let root: NSEntityDescription
+            if let known = roots[ObjectIdentifier(object.entity)] {
+                root = known
+            } else {
+                root = object.entity.rootEntity
+                roots[ObjectIdentifier(object.entity)] = root
+            }
+            perRoot[ObjectIdentifier(root), default: 0] += 1
+        }
+        table.reserveCapacity(nodes: objects.count, numberedPerRoot: perRoot)
         var nodes: [NSAtomicStoreCacheNode] = []
         nodes.reserveCapacity(objects.count)
         var references: [Int64] = []
@@ -170,14 +182,7 @@ extension NSAtomicStore {
         var sorted = true
         for object in objects {
             let entity = object.entity
-            let root: NSEntityDescription
-            if let known = roots[ObjectIdentifier(entity)] {
-                root = known
-            } else {
-                root = entity.rootEntity
-                roots[ObjectIdentifier(entity)] = root
-            }
-            let key = table.primaryKey(forNumber: object.reference, root: root)
+            let key = table.primaryKey(forNumber: object.reference, root: roots[ObjectIdentifier(entity)]!)
             let node = NSAtomicStoreCacheNode(objectID: NSManagedObjectID(entity: entity, store: store, primaryKey: key))
             if !object.attributes.isEmpty || !object.relationships.isEmpty {
                 var cache: [String: Any] = [:]

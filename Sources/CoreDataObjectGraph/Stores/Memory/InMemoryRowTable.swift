@@ -58,6 +58,16 @@ final class InMemoryRowTable {
         return lastKey
     }
 
+    /// Room for `count` more nodes, `perRoot` of them numbered in each inheritance tree: a load registers every node
+    /// at once, and growing the tables step by step would rehash them over and over. Roots are given by `ObjectIdentifier`.
+    func reserveCapacity(nodes count: Int, numberedPerRoot perRoot: [ObjectIdentifier: Int]) {
+        nodesByID.reserveCapacity(nodesByID.count + count)
+        for (key, count) in perRoot {
+            keysByNumber[key, default: [:]].reserveCapacity((keysByNumber[key]?.count ?? 0) + count)
+            numbersByKey[key, default: [:]].reserveCapacity((numbersByKey[key]?.count ?? 0) + count)
+        }
+    }
+
     /// `primaryKey(for:entity:)` for an `Int64` reference in the tree of `root` (the entity's root, found by the caller).
     func primaryKey(forNumber number: Int64, root entity: NSEntityDescription) -> Int64 {
         let root = ObjectIdentifier(entity)
