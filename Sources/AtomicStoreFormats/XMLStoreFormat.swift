@@ -25,9 +25,9 @@ public enum XMLStoreFormat {
         return try XMLStoreDecoder.metadata(of: document, file: file)
     }
 
-    /// A model inferred from the file alone: one entity per `type` named (as written, so in upper case), its
-    /// attributes and relationships as written (lower case) with the types the file gives, every property optional,
-    /// no inheritance and no inverses. Enough to read any XML store, such as an Xcode mapping model
+    /// A model inferred from the file alone: one entity per `type` named (spelled as the metadata's version hashes
+    /// spell it where one matches, else as written, in upper case), its attributes and relationships as written (lower
+    /// case) with the types the file gives, every property optional, no inverses. Enough to read any XML store, such as an Xcode mapping model
     /// (`.xcmappingmodel/xcmapping.xml`), without the model that wrote it.
     public static func inferModel(from data: Data, file: String) throws(StoreFileError) -> NSManagedObjectModel {
         try XMLStoreModelInference(file: file).model(for: XMLStoreEventReader.read(data, file: file))

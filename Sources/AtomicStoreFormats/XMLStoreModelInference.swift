@@ -1,9 +1,13 @@
 import CoreDataModel
 import Foundation
+import PropertyListCoding
 
 /// Builds a model from an XML store file alone: the entities its objects and relationships name, with the
-/// attributes and relationships its objects carry. Names stay as written (the file folds their case); types come
-/// from the `type` of attributes and the `min/max` of relationships (0 meaning unbounded).
+/// attributes and relationships its objects carry. The file folds the case of names; an entity's own spelling is
+/// taken back from the metadata's version hashes, which Apple keys by the real entity name (`XDDEVENTITYMAPPING` is
+/// `XDDevEntityMapping` there), when exactly one key matches it. Property names stay as written (lower case): nothing
+/// in the file records them. Types come from the `type` of attributes and the `min/max` of relationships (0 meaning
+/// unbounded).
 struct XMLStoreModelInference {
     let file: String
 
@@ -65,14 +69,16 @@ struct XMLStoreModelInference {
             for relationship in object.relationships { noteEntity(relationship.destination ?? "") }
         }
         let parents = try inferParents(document)
+        let spelled = try realNames(of: entityOrder, in: document)
+        func real(_ name: String) -> String { spelled[name] ?? name }
         let entities = entityOrder.map { name -> NSEntityDescription in
-            let entity = NSEntityDescription(name: name)
-            entity.superentityName = parents[name]
+            let entity = NSEntityDescription(name: real(name))
+            entity.superentityName = parents[name].map(real)
             for attribute in attributes[name]! {
                 entity.addProperty(NSAttributeDescription(name: attribute.name, type: attribute.type))
             }
             for relationship in relationships[name]! {
-                let description = NSRelationshipDescription(name: relationship.name, destinationEntityName: relationship.destination)
+                let description = NSRelationshipDescription(name: relationship.name, destinationEntityName: real(relationship.destination))
                 description.minCount = relationship.min
                 description.maxCount = relationship.max
                 entity.addProperty(description)
@@ -88,7 +94,7 @@ struct XMLStoreModelInference {
         }
         let model = NSManagedObjectModel(entities: entities)
         // An entity that only relationships name, with subentities, stands for them all.
-        let types = Set(document.objects.map(\.type))
+        let types = Set(document.objects.map { real($0.type) })
         for entity in entities where !types.contains(entity.name) && !entity.subentities.isEmpty {
             entity.isAbstract = true
         }
@@ -99,6 +105,23 @@ struct XMLStoreModelInference {
             throw StoreFileError(file: file, location: .file, reason: "the inferred model does not link: \(error)")
         }
         return model
+    }
+
+    /// The entity names of the metadata's version hashes for the names the file writes, where exactly one hash key
+    /// folds to the written name (and no two written names would take the same one).
+    private func realNames(of written: [String], in document: XMLStoreDocument) throws(StoreFileError) -> [String: String] {
+        let metadata = try XMLStoreDecoder.metadata(of: document, file: file)
+        guard case .dictionary(let hashes)? = metadata[StoreMetadataKey.modelVersionHashes] else { return [:] }
+        let keysByFold = Dictionary(grouping: hashes.keys, by: StoreFileSchema.fold)
+        var names: [String: String] = [:]
+        for name in written {
+            if let keys = keysByFold[StoreFileSchema.fold(name)], keys.count == 1 { names[name] = keys[0] }
+        }
+        let taken = Dictionary(grouping: names.keys, by: { names[$0]! })
+        for (_, clashing) in taken where clashing.count > 1 {
+            for name in clashing { names[name] = nil }
+        }
+        return names
     }
 
     /// Inheritance, as far as the file shows it: objects of entity E in a relationship whose destination is D ≠ E

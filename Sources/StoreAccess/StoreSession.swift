@@ -83,27 +83,27 @@ package struct StoreSession {
     /// The identifier of the store, as object URIs carry it.
     package var storeIdentifier: String { coordinator.persistentStores.first?.identifier ?? "" }
 
-    /// The entity named `name`, or a failure that lists the entities there are.
+    /// The entity named `name`, else the one entity whose name differs from it only in case (an XML store read
+    /// without its model writes entity names in upper case, so `Recipe` finds `RECIPE`), or a failure that lists the
+    /// entities there are. Callers use the returned entity's name from then on.
     package func entity(named name: String) throws -> NSEntityDescription {
-        guard let entity = model.entitiesByName[name] else {
-            let suggestion = model.entities.first { $0.name.lowercased() == name.lowercased() }.map { " (did you mean \($0.name)?)" } ?? ""
-            throw StoreAccessError("unknown entity \"\(name)\"\(suggestion); \(path) has: \(model.entities.map(\.name).sorted().joined(separator: ", "))")
-        }
-        return entity
+        if let entity = model.entitiesByName[name] { return entity }
+        let folded = model.entities.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        if folded.count == 1 { return folded[0] }
+        let suggestion = folded.isEmpty ? "" : " (names that differ only in case: \(folded.map(\.name).sorted().joined(separator: ", ")))"
+        throw StoreAccessError("unknown entity \"\(name)\"\(suggestion); \(path) has: \(model.entities.map(\.name).sorted().joined(separator: ", "))")
     }
 
     /// A fetch of `entityName` objects matching `predicate` (a format string), with both checked first.
     package func objectRequest(entityName: String, predicate: String?) throws -> NSFetchRequest<NSManagedObject> {
-        _ = try entity(named: entityName)
-        let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+        let request = NSFetchRequest<NSManagedObject>(entityName: try entity(named: entityName).name)
         request.predicate = try Self.predicate(predicate)
         return request
     }
 
     /// A fetch of `entityName` objects matching an already parsed `predicate`, with the entity checked first.
     package func objectRequest(entityName: String, parsedPredicate predicate: Predicates.NSPredicate?) throws -> NSFetchRequest<NSManagedObject> {
-        _ = try entity(named: entityName)
-        let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
+        let request = NSFetchRequest<NSManagedObject>(entityName: try entity(named: entityName).name)
         request.predicate = predicate
         return request
     }

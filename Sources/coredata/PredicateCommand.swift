@@ -1,8 +1,10 @@
 import ArgumentParser
 import CoreDataModel
+import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
 import Predicates
+import StoreAccess
 import TerminalText
 
 /// `coredata predicate FORMAT`: parse a predicate and print its canonical format, evaluate it against a JSON
@@ -15,7 +17,9 @@ struct PredicateCommand: ParsableCommand {
             Without options, prints the canonical format of FORMAT (as NSPredicate.predicateFormat). \
             --evaluate JSON evaluates it against a JSON value (objects are dictionaries, arrays collections, and \
             any other value stands for itself as SELF) and prints true or false. --sql prints the SQL fetch of \
-            --entity in --store, with its bindings. A predicate that does not parse is shown with a caret under \
+            --entity in --store, with its bindings. An XML or binary store runs no SQL: Core Data loads the whole \
+            store and evaluates the predicate in memory on each object, so --sql prints the parsed predicate, says \
+            so, and counts the objects it matches. A predicate that does not parse is shown with a caret under \
             the offending character.
             """)
 
@@ -31,7 +35,7 @@ struct PredicateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The entity fetched (with --sql).", valueName: "entity"))
     var entity: String?
 
-    @Option(name: .long, help: ArgumentHelp("The SQLite store (with --sql).", valueName: "store"))
+    @Option(name: .long, help: ArgumentHelp("The store (with --sql); a store that is not SQLite is evaluated in memory.", valueName: "store"))
     var store: String?
 
     @Option(name: .long, help: "A model to use for the store instead of the one it carries (with --sql).")
@@ -73,6 +77,11 @@ struct PredicateCommand: ParsableCommand {
             print(try Self.evaluate(predicate, json: evaluate) ? "true" : "false")
         }
         if sql, let entity, let store {
+            let type = try StoreKind.detectedType(at: store)
+            guard type == NSSQLiteStoreType else {
+                try Self.describeInMemory(predicate, entity: entity, store: store, type: type, modelPath: model)
+                return
+            }
             let storeModel = try Self.model(forStore: store, modelPath: model)
             do {
                 let query = try PredicateSQLCompiler(model: storeModel).fetch(entityName: entity, predicate: predicate)
@@ -81,6 +90,36 @@ struct PredicateCommand: ParsableCommand {
                 throw Self.failure(error.description, diagnostic: error.caretDiagnostic, status: ExitStatus.runtimeFailure)
             }
         }
+    }
+
+    /// `--sql` on a store without SQL (XML, binary): the parsed predicate, how Core Data runs it (in memory, on
+    /// every object of the entity once the store is loaded) and what it matches there, from a real fetch.
+    private static func describeInMemory(_ predicate: Predicates.NSPredicate, entity name: String, store: String, type: String,
+                                         modelPath: String?) throws {
+        let session: StoreSession
+        do {
+            session = try StoreSession(storePath: store, modelPath: modelPath, readOnly: true, kind: .file(type))
+        } catch {
+            throw CommandFailure(wrapping: error)
+        }
+        let entity = try session.entity(named: name)
+        // In memory a key the entity lacks would match nothing rather than fail (Apple raises): it is refused as the
+        // SQLite path refuses it, with the caret under it. Other refusals of the SQL compiler do not apply here.
+        do {
+            _ = try PredicateSQLCompiler(model: session.model).fetch(entityName: entity.name, predicate: predicate)
+        } catch where error.reason.contains("has no property named") {
+            throw Self.failure(error.description, diagnostic: error.caretDiagnostic, status: ExitStatus.runtimeFailure)
+        } catch {}
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+        request.predicate = predicate
+        let (matching, total) = try session.context.performAndWait {
+            (try session.context.count(for: request), try session.context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.name)))
+        }
+        let kind = StoreKind.name(of: type)
+        print(TerminalSanitizer.sanitize("\(entity.name) WHERE \(predicate.predicateFormat)"))
+        print("no SQL: \(session.path) is \(kind == "xml" ? "an" : "a") \(kind) store, which Core Data reads whole into memory; "
+              + "a fetch evaluates the predicate on each \(entity.name) object (subentities included)")
+        print("matches \(matching) of \(total) \(entity.name) object\(total == 1 ? "" : "s")")
     }
 
     /// A headline, then the format with a caret under the offending character on lines of their own, so the

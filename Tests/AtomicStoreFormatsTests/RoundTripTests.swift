@@ -116,15 +116,22 @@ struct FoldedNameTests {
         let inferred = try XMLStoreFormat.inferModel(from: bytes, file: "ours.xml")
         let decoded = try XMLStoreFormat.decode(bytes, model: inferred, file: "ours.xml")
         #expect(decoded.objects.map(\.reference) == contents.objects.map(\.reference))
-        #expect(decoded.objects.map { $0.entity.name } == contents.objects.map { $0.entity.name.uppercased() })
+        // Entity names are spelled back from the metadata's version hashes; property names stay as written.
+        #expect(decoded.objects.map { $0.entity.name } == contents.objects.map { $0.entity.name })
         for (got, want) in zip(decoded.objects, contents.objects) {
             #expect(got.attributes.count == want.attributes.count)
             #expect(got.relationships == Dictionary(uniqueKeysWithValues: want.relationships.map { ($0.key.lowercased(), $0.value) }))
         }
         // Every concrete entity's stored attributes appear, with their types.
-        let note = try #require(inferred.entitiesByName["NOTE"])
+        let note = try #require(inferred.entitiesByName["Note"])
         #expect(note.attributesByName["price"]?.attributeType == .decimalAttributeType)
         #expect(note.attributesByName["identifier"]?.attributeType == .UUIDAttributeType)
-        #expect(inferred.entitiesByName["TASK"]?.relationshipsByName["steps"]?.isToMany == true)
+        #expect(inferred.entitiesByName["Task"]?.relationshipsByName["steps"]?.isToMany == true)
+        // Without the hashes in the metadata, the names stay as the file writes them.
+        var bare = contents
+        bare.metadata["NSStoreModelVersionHashes"] = nil
+        let written = try XMLStoreFormat.encode(bare, model: model)
+        let folded = try XMLStoreFormat.inferModel(from: written, file: "bare.xml")
+        #expect(!folded.entities.isEmpty && folded.entities.allSatisfy { $0.name == $0.name.uppercased() }, "\(folded.entities.map(\.name))")
     }
 }

@@ -88,8 +88,13 @@ struct QueryCommandTests {
 
     @Test func badInputGivesClearErrors() throws {
         let copy = try Fixtures.copy("stores/coredataplus-inheritance-constraints/SampleModel_V1.sqlite")
-        let unknownEntity = try CommandRunner.run(["query", copy.path, "car"])
-        #expect(unknownEntity.status == 1 && unknownEntity.standardError.contains("did you mean Car?"))
+        let unknownEntity = try CommandRunner.run(["query", copy.path, "Cars"])
+        #expect(unknownEntity.status == 1 && unknownEntity.standardError.contains("unknown entity \"Cars\"")
+                && unknownEntity.standardError.contains("Car,"), "\(unknownEntity.standardError)")
+        // A name that differs only in case finds the one entity it names.
+        let folded = try CommandRunner.run(["count", copy.path, "car"])
+        let cars = try CommandRunner.run(["count", copy.path, "Car"])
+        #expect(folded.status == 0 && folded.standardOutput == cars.standardOutput, "\(folded.standardError)")
         let unknownKey = try CommandRunner.run(["query", copy.path, "Car", "--keys", "owner.nme"])
         #expect(unknownKey.status == 1 && unknownKey.standardError.contains("unknown key \"nme\""))
         let badPredicate = try CommandRunner.run(["query", copy.path, "Car", "maker == 'FIAT' AND"])

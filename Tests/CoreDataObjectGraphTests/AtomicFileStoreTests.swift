@@ -225,7 +225,14 @@ struct AtomicFileStoreTests {
         #expect(error.message.hasPrefix("\(document.path): is not a"), "\(error.message)")
         #expect(FileManager.default.fileExists(atPath: document.path))
         let other = type == NSXMLStoreType ? NSBinaryStoreType : NSXMLStoreType
-        #expect(throws: CoreDataError.self) { try coordinator.destroyPersistentStore(at: url, ofType: other) }
+        // Refused before anything changes: the store stays on the coordinator, its objects readable and its file whole.
+        let before = try Data(contentsOf: url)
+        for wrong in [other, NSSQLiteStoreType] {
+            #expect(throws: CoreDataError.self) { try coordinator.destroyPersistentStore(at: url, ofType: wrong) }
+            #expect(coordinator.persistentStores.count == 1)
+            #expect(try Self.summary(Self.context(coordinator)).count == 2)
+            #expect(try Data(contentsOf: url) == before)
+        }
         try coordinator.destroyPersistentStore(at: url, ofType: type)
         #expect(!FileManager.default.fileExists(atPath: url.path))
         #expect(coordinator.persistentStores.isEmpty)

@@ -205,7 +205,9 @@ struct StoreTypeRoundTripTests {
             var total = 0
             for entity in model.entities {
                 let count = try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.name)) }
-                let inFile = text.components(separatedBy: "<object type=\"\(entity.name)\"").count - 1
+                // The file upper-cases the names; the model spells them as the metadata's version hashes do.
+                #expect(store.metadata[NSStoreModelVersionHashesKey].flatMap { ($0 as? [String: Any])?[entity.name] } != nil, "\(entity.name)")
+                let inFile = text.components(separatedBy: "<object type=\"\(entity.name.uppercased())\"").count - 1
                 #expect(count == inFile, "\(file): \(entity.name)")
                 total += count
             }

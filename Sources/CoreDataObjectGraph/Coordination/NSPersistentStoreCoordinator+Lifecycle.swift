@@ -69,9 +69,11 @@ extension NSPersistentStoreCoordinator {
 
     /// Removes the store of `storeType` at `url` from the disk with everything kept beside it (for SQLite: the `-wal`,
     /// `-shm` and `-journal` files and the external data folder). A store of this coordinator at `url` is removed
-    /// from it first. Nothing at `url` is not an error; a file that is not a store of that type is refused.
+    /// from it first. Nothing at `url` is not an error; a file that is not a store of that type is refused before
+    /// anything changes (the coordinator keeps its store).
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         let storeClass = try Self.storeClass(for: storeType)
+        try storeClass.checkDestroyable(at: url)
         if let store = persistentStore(for: url) { try remove(store) }
         try storeClass.destroyStore(at: url, options: Self.stringKeyed(options))
     }

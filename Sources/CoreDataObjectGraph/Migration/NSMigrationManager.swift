@@ -60,7 +60,8 @@ public final class NSMigrationManager: @unchecked Sendable {
 
     /// Migrates the store of `sourceType` at `sourceURL` into a new store at `destinationURL` (which must not exist),
     /// as Apple's manager does: the source is never changed, and on failure nothing is left at the destination.
-    /// `mapping` nil means the inferred mapping.
+    /// `mapping` nil means the inferred mapping. Between SQLite stores a mapping of plain copies runs as SQL; with any
+    /// other store type on either side every mapping runs object by object.
     public func migrateStore(from sourceURL: URL, sourceType: String, options sourceOptions: [String: Any]? = nil,
                              with mapping: NSMappingModel?, toDestinationURL destinationURL: URL, destinationType: String,
                              destinationOptions: [String: Any]? = nil) throws {
@@ -70,22 +71,21 @@ public final class NSMigrationManager: @unchecked Sendable {
         state.withLock { $0.progress = 0 }
         // A cancellation applies to one migration.
         defer { state.withLock { $0.cancellation = nil } }
-        if let mapping, !Self.runsAsSQL(mapping) {
-            mappingModel = mapping
+        let betweenSQLiteStores = sourceType == NSSQLiteStoreType && destinationType == NSSQLiteStoreType
+        if !betweenSQLiteStores || mapping.map({ !Self.runsAsSQL($0) }) == true {
             do {
-                try migrateObjects(from: sourceURL, sourceType: sourceType, sourceOptions: sourceOptions, mapping: mapping,
+                let chosen = try mapping ?? NSMappingModel.inferredMappingModelOrError(forSourceModel: sourceModel, destinationModel: destinationModel)
+                mappingModel = chosen
+                try migrateObjects(from: sourceURL, sourceType: sourceType, sourceOptions: sourceOptions, mapping: chosen,
                                    to: destinationURL, destinationType: destinationType, destinationOptions: destinationOptions)
             } catch {
-                try? NSSQLiteStore.destroyFiles(at: destinationURL)
+                try? NSPersistentStoreCoordinator.storeClass(for: destinationType).destroyStore(at: destinationURL, options: destinationOptions ?? [:])
                 if state.withLock({ $0.cancellation }) != nil {
                     throw CoreDataError(.migrationCancelled, "\(sourceURL.path): the migration was cancelled (\(error))", underlyingError: error)
                 }
                 throw error
             }
             return
-        }
-        guard sourceType == NSSQLiteStoreType, destinationType == NSSQLiteStoreType else {
-            throw CoreDataError(.migrationManagerSourceStore, "a mapping of $source.<key> copies runs between SQLite stores only (asked \(sourceType) → \(destinationType))")
         }
         try NSSQLiteStore.copyStore(to: destinationURL, from: sourceURL)
         do {

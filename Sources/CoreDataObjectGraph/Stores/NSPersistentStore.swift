@@ -75,6 +75,11 @@ open class NSPersistentStore: @unchecked Sendable {
         throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(url.path): \(self) cannot write store metadata")
     }
 
+    /// Refuses, before anything changes, a file at `url` that is not a store of this class, so that
+    /// `destroyPersistentStore(at:ofType:options:)` leaves the coordinator and the disk as they were. The base class
+    /// accepts anything.
+    class func checkDestroyable(at url: URL) throws {}
+
     /// Removes the store of this class at `url` and everything the store keeps beside it
     /// (`NSPersistentStoreCoordinator.destroyPersistentStore(at:ofType:options:)`). The base class removes the file.
     class func destroyStore(at url: URL, options: [String: Any]) throws {

@@ -247,7 +247,7 @@ extension StoreBrowserApp {
             switch words[0] {
             case "entity": return session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted()
             case "label":
-                guard words.count == 3, let entity = session.model.entitiesByName[String(words[1])] else {
+                guard words.count == 3, let entity = try? session.store.entity(named: String(words[1])) else {
                     return words.count == 2 ? session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted() : []
                 }
                 return entity.allProperties.compactMap { $0 as? NSAttributeDescription }.map(\.name).filter { $0.hasPrefix(word) }

@@ -3,6 +3,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
+import StoreAccess
 
 /// `coredata migrate STORE --model MODEL`: brings a store to the model's current version by lightweight
 /// (inferred) migration, stepping through every version in between, in one transaction.
@@ -19,10 +20,12 @@ struct MigrateCommand: ParsableCommand {
             has succeeded. Either way, if anything fails, or the process is killed, the store stays at its old \
             version. Before migrating, a copy of the store is kept as STORE.backup-YYYYMMDD-HHMMSS beside it \
             (--no-backup skips it). --dry-run migrates a scratch copy and prints the plan: per step, the inferred \
-            mapping or the mapping model file, and the tables changed in place (ALTER TABLE) or by a table copy.
+            mapping or the mapping model file, and the tables changed in place (ALTER TABLE) or by a table copy. \
+            An XML or binary store is migrated object by object through every step into new files beside it, and \
+            the result replaces the store in one atomic write.
             """)
 
-    @Argument(help: "The SQLite store to migrate.")
+    @Argument(help: "The store to migrate (SQLite, XML or binary).")
     var store: String
 
     @Option(name: .long, help: "The model: an .xcdatamodeld or .momd with every version, or one version.")
@@ -54,6 +57,11 @@ struct MigrateCommand: ParsableCommand {
                     throw CommandFailure("\(model): has no version \(to) (versions: \(versions.versions.map(\.name).joined(separator: ", ")))")
                 }
                 versions.currentIndex = index
+            }
+            let type = try StoreKind.detectedType(at: url.path)
+            if type != NSSQLiteStoreType {
+                try runOnAtomicStore(url: url, type: type, versions: versions)
+                return
             }
             let file = try SQLiteStoreFile(path: url.path)
             StoreNotes.report(file.recoveryNote)

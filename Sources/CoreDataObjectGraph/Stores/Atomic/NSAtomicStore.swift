@@ -97,6 +97,15 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
+    /// Registers the nodes a built-in store made in `load()` with IDs of its own (so of this store), in the order
+    /// given: `addCacheNodes(_:)` without building a set and sorting it. A duplicate ID still makes the load fail.
+    final func registerLoadedNodes(_ nodes: [NSAtomicStoreCacheNode]) {
+        for node in nodes where !table.add(node) {
+            pendingProblems.append("\(urlDescription): two cache nodes have the ID \(node.objectID.uriRepresentation().absoluteString) "
+                                   + "(reference object \(referenceObject(for: node.objectID)) of \(node.objectID.entity.name) is used twice)")
+        }
+    }
+
     /// Every registered node.
     public func cacheNodes() -> Set<NSAtomicStoreCacheNode> {
         Set(table.allNodes)

@@ -90,8 +90,9 @@ extension NSAtomicStore {
     /// model's metadata when nothing is there. The metadata is checked against the model before any node is made, and
     /// when the objects cannot be read with the model, the metadata alone is read to tell whether the store is of
     /// another model version: either way a store of another version is refused with Core Data's version-skew error
-    /// (134100) rather than with what the first unknown property would say. Returns the file's reference mark, above
-    /// which new objects number.
+    /// (134100) rather than with what the first unknown property would say, unless the options ask for automatic
+    /// migration: the file is then migrated to the model (`migrateStoreFileIfAsked`) and read again. Returns the
+    /// file's reference mark, above which new objects number.
     func loadStoreFile(_ format: AtomicFileFormat) throws -> Int64 {
         guard let url else { throw CoreDataError(.persistentStoreOpen, "\(format.name) stores need a file URL") }
         guard let model = persistentStoreCoordinator?.managedObjectModel else {
@@ -102,21 +103,27 @@ extension NSAtomicStore {
             try createStoreFile(format, at: url, model: model)
             return 0
         }
-        let data = try AtomicFileFormat.read(url)
-        let contents: StoreFileContents
+        var data = try AtomicFileFormat.read(url)
+        var contents: StoreFileContents
         do {
             // One pass over the file: the metadata comes with the objects (reading it first would parse XML twice).
             contents = try format.decode(data, model: model, file: path)
-        } catch {
+            metadata = contents.metadata.mapValues(\.foundationValue)
+            if try migrateStoreFileIfAsked(format, at: url, model: model) {
+                data = try AtomicFileFormat.read(url)
+                contents = try format.decode(data, model: model, file: path)
+                metadata = contents.metadata.mapValues(\.foundationValue)
+            }
+        } catch let error as StoreFileError {
             if let header = try? format.metadata(of: data, file: path) {
                 metadata = header.mapValues(\.foundationValue)
+                if try migrateStoreFileIfAsked(format, at: url, model: model) { return try loadStoreFile(format) }
                 try checkVersionHashes(model: model, path: path)
             }
             throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
         }
-        metadata = contents.metadata.mapValues(\.foundationValue)
         try checkVersionHashes(model: model, path: path)
-        addCacheNodes(Set(makeNodes(for: contents.objects)))
+        registerLoadedNodes(makeNodes(for: contents.objects))
         return contents.referenceHighWaterMark
     }
 
@@ -130,7 +137,8 @@ extension NSAtomicStore {
         throw CoreDataError(
             .persistentStoreIncompatibleVersionHash,
             "\(path): the model is not the one that wrote this store: \(difference). Open it with the model version it was written "
-                + "with, or migrate it (coredata migrate, or coredata convert to SQLite and migrate that)")
+                + "with, or migrate it (NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption, "
+                + "or coredata migrate)")
     }
 
     /// A new, empty store file with the store's UUID and type and the model's version hashes.
@@ -147,31 +155,69 @@ extension NSAtomicStore {
         }
     }
 
-    /// One node per object of the file, values and relationships set as Apple's nodes hold them.
+    /// One node per object of the file, values and relationships set as Apple's nodes hold them. The shared work of
+    /// every XML and binary load, done once per load rather than once per object where it can be: the store UUID is
+    /// interned once, each entity's root is found once, reference numbers map to keys without boxing, a node's
+    /// dictionary is made at its final size, and destinations are found by binary search in the sorted references.
     private func makeNodes(for objects: [StoreFileObject]) -> [NSAtomicStoreCacheNode] {
+        if let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty { identifier = uuid }
+        let store = InternedStoreIdentifier.intern(identifier)
+        var roots: [ObjectIdentifier: NSEntityDescription] = [:]
+        var perRoot: [ObjectIdentifier: Int] = [:]
+        for object in objects {
+            let root: NSEntityDescription
+            if let known = roots[ObjectIdentifier(object.entity)] {
+                root = known
+            } else {
+                root = object.entity.rootEntity
+                roots[ObjectIdentifier(object.entity)] = root
+            }
+            perRoot[ObjectIdentifier(root), default: 0] += 1
+        }
+        table.reserveCapacity(nodes: objects.count, numberedPerRoot: perRoot)
         var nodes: [NSAtomicStoreCacheNode] = []
         nodes.reserveCapacity(objects.count)
-        var nodesByReference: [Int64: NSAtomicStoreCacheNode] = [:]
-        nodesByReference.reserveCapacity(objects.count)
+        var references: [Int64] = []
+        references.reserveCapacity(objects.count)
+        var sorted = true
         for object in objects {
-            let node = NSAtomicStoreCacheNode(objectID: objectID(for: object.entity, withReferenceObject: object.reference))
-            if !object.attributes.isEmpty {
-                node.propertyCache = object.attributes.mapValues(\.anyValue)
+            let entity = object.entity
+            let key = table.primaryKey(forNumber: object.reference, root: roots[ObjectIdentifier(entity)]!)
+            let node = NSAtomicStoreCacheNode(objectID: NSManagedObjectID(entity: entity, store: store, primaryKey: key))
+            if !object.attributes.isEmpty || !object.relationships.isEmpty {
+                var cache: [String: Any] = [:]
+                cache.reserveCapacity(object.attributes.count + object.relationships.count)
+                for (name, value) in object.attributes { cache[name] = value.anyValue }
+                node.propertyCache = cache
             }
+            if let last = references.last, last >= object.reference { sorted = false }
+            references.append(object.reference)
             nodes.append(node)
-            nodesByReference[object.reference] = node
+        }
+        // The codecs give objects in reference order; anything else (a custom caller) takes a dictionary.
+        let byReference: [Int64: NSAtomicStoreCacheNode] = sorted ? [:] : Dictionary(zip(references, nodes), uniquingKeysWith: { first, _ in first })
+        func destinationNode(_ reference: Int64) -> NSAtomicStoreCacheNode? {
+            guard sorted else { return byReference[reference] }
+            var low = 0, high = references.count
+            while low < high {
+                let middle = (low + high) / 2
+                if references[middle] < reference { low = middle + 1 } else { high = middle }
+            }
+            return low < references.count && references[low] == reference ? nodes[low] : nil
         }
         // The codecs checked that every destination exists, so every reference has its node now.
-        for (object, node) in zip(objects, nodes) {
-            for (name, references) in object.relationships {
-                guard let relationship = object.entity.relationshipsByName[name] else { continue }
-                let destinations = references.compactMap { nodesByReference[$0] }
+        for (object, node) in zip(objects, nodes) where !object.relationships.isEmpty {
+            let relationships = object.entity.relationshipsByName
+            for (name, destinationReferences) in object.relationships {
+                guard let relationship = relationships[name] else { continue }
                 if !relationship.isToMany {
-                    node.setValue(destinations.first, forKey: name)
+                    if let destination = destinationReferences.first.flatMap(destinationNode) { node.propertyCache![name] = destination }
                 } else if relationship.isOrdered {
-                    node.setValue(destinations, forKey: name)
+                    node.propertyCache![name] = destinationReferences.compactMap(destinationNode)
                 } else {
-                    node.setValue(Set(destinations), forKey: name)
+                    var set = Set<NSAtomicStoreCacheNode>(minimumCapacity: destinationReferences.count)
+                    for reference in destinationReferences { if let destination = destinationNode(reference) { set.insert(destination) } }
+                    node.propertyCache![name] = set
                 }
             }
         }

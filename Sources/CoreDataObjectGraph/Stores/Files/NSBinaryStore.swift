@@ -45,6 +45,10 @@ public final class NSBinaryStore: NSAtomicStore, @unchecked Sendable {
     }
 
     /// Removes the store file; a file that is not a binary store is refused, so a wrong URL never deletes a document.
+    override class func checkDestroyable(at url: URL) throws {
+        try AtomicFileFormat.binary.checkIsStore(at: url, storeType: storeType, action: "destroyed")
+    }
+
     override class func destroyStore(at url: URL, options: [String: Any]) throws {
         try AtomicFileFormat.binary.checkIsStore(at: url, storeType: storeType, action: "destroyed")
         try super.destroyStore(at: url, options: options)

@@ -46,6 +46,10 @@ public final class NSXMLStore: NSAtomicStore, @unchecked Sendable {
     }
 
     /// Removes the store file; a file that is not a xml store is refused, so a wrong URL never deletes a document.
+    override class func checkDestroyable(at url: URL) throws {
+        try AtomicFileFormat.xml.checkIsStore(at: url, storeType: storeType, action: "destroyed")
+    }
+
     override class func destroyStore(at url: URL, options: [String: Any]) throws {
         try AtomicFileFormat.xml.checkIsStore(at: url, storeType: storeType, action: "destroyed")
         try super.destroyStore(at: url, options: options)

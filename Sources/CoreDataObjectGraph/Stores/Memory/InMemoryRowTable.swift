@@ -15,8 +15,13 @@ final class InMemoryRowTable {
     private var nodesByEntity: [ObjectIdentifier: EntityNodes] = [:]
     /// Primary keys by reference object, per root entity (keys are unique within an inheritance tree, as in SQLite).
     private var keysByReference: [ObjectIdentifier: [AnyHashable: Int64]] = [:]
-    /// Reference objects by primary key, per root entity.
+    /// Reference objects by primary key, per root entity (numbers given as `Int64` are in `numbersByKey`).
     private var referencesByKey: [ObjectIdentifier: [Int64: Any]] = [:]
+    /// Primary keys by integer reference, per root entity: integers of every type, as `AnyHashable` equates them, kept
+    /// unboxed (the XML and binary stores number every object).
+    private var keysByNumber: [ObjectIdentifier: [Int64: Int64]] = [:]
+    /// `Int64` reference objects by primary key, per root entity.
+    private var numbersByKey: [ObjectIdentifier: [Int64: Int64]] = [:]
     /// The largest primary key given out (one sequence for the store).
     private(set) var lastKey: Int64 = 0
     /// Changes whenever a node is added, removed or changed, so cached orders are dropped.
@@ -36,7 +41,15 @@ final class InMemoryRowTable {
     /// The primary key standing for `reference` in `entity`'s inheritance tree, given out on first use. A reference
     /// object must be hashable (a string, a number, a UUID, …); a class instance that is not stands for itself.
     func primaryKey(for reference: Any, entity: NSEntityDescription) -> Int64 {
+        if type(of: reference) == Int64.self, let number = reference as? Int64 { return primaryKey(forNumber: number, root: entity.rootEntity) }
         let root = ObjectIdentifier(entity.rootEntity)
+        if let number = Self.integer(reference) {
+            if let key = keysByNumber[root]?[number] { return key }
+            lastKey += 1
+            keysByNumber[root, default: [:]][number] = lastKey
+            referencesByKey[root, default: [:]][lastKey] = reference
+            return lastKey
+        }
         let hashable = Self.hashable(reference)
         if let key = keysByReference[root]?[hashable] { return key }
         lastKey += 1
@@ -45,9 +58,47 @@ final class InMemoryRowTable {
         return lastKey
     }
 
+    /// Room for `count` more nodes, `perRoot` of them numbered in each inheritance tree: a load registers every node
+    /// at once, and growing the tables step by step would rehash them over and over. Roots are given by `ObjectIdentifier`.
+    func reserveCapacity(nodes count: Int, numberedPerRoot perRoot: [ObjectIdentifier: Int]) {
+        nodesByID.reserveCapacity(nodesByID.count + count)
+        for (key, count) in perRoot {
+            keysByNumber[key, default: [:]].reserveCapacity((keysByNumber[key]?.count ?? 0) + count)
+            numbersByKey[key, default: [:]].reserveCapacity((numbersByKey[key]?.count ?? 0) + count)
+        }
+    }
+
+    /// `primaryKey(for:entity:)` for an `Int64` reference in the tree of `root` (the entity's root, found by the caller).
+    func primaryKey(forNumber number: Int64, root entity: NSEntityDescription) -> Int64 {
+        let root = ObjectIdentifier(entity)
+        if let key = keysByNumber[root]?[number] { return key }
+        lastKey += 1
+        keysByNumber[root, default: [:]][number] = lastKey
+        numbersByKey[root, default: [:]][lastKey] = number
+        return lastKey
+    }
+
     /// The reference object the primary key of `id` stands for, or nil for an ID this table never gave out.
     func referenceObject(for id: NSManagedObjectID) -> Any? {
-        referencesByKey[ObjectIdentifier(id.entity.rootEntity)]?[id.primaryKey]
+        let root = ObjectIdentifier(id.entity.rootEntity)
+        if let number = numbersByKey[root]?[id.primaryKey] { return number }
+        return referencesByKey[root]?[id.primaryKey]
+    }
+
+    /// An integer reference of another type than `Int64`, as the number `AnyHashable` would equate it with. Matched
+    /// by its exact type: a conditional cast of a string bridged by `JSONSerialization` to a number type traps on Linux.
+    private static func integer(_ reference: Any) -> Int64? {
+        let type = type(of: reference)
+        if type == Int.self { return Int64(reference as! Int) }
+        if type == Int32.self { return Int64(reference as! Int32) }
+        if type == Int16.self { return Int64(reference as! Int16) }
+        if type == Int8.self { return Int64(reference as! Int8) }
+        if type == UInt.self { return Int64(exactly: reference as! UInt) }
+        if type == UInt64.self { return Int64(exactly: reference as! UInt64) }
+        if type == UInt32.self { return Int64(reference as! UInt32) }
+        if type == UInt16.self { return Int64(reference as! UInt16) }
+        if type == UInt8.self { return Int64(reference as! UInt8) }
+        return nil
     }
 
     private static func hashable(_ reference: Any) -> AnyHashable {

@@ -112,14 +112,7 @@ extension NSSQLiteStore {
     /// Removes the store at `url` with its journal files and its external data folder. Nothing there is not an
     /// error; a file that is not an SQLite database is refused, so a wrong URL never deletes someone's document.
     static func destroyFiles(at url: URL) throws {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard !isDirectory.boolValue else {
-                throw CoreDataError(.persistentStoreOperation, "\(path): is a directory, not an SQLite store; nothing was destroyed")
-            }
-            try checkIsSQLiteFile(url, action: "destroyed")
-        }
+        try checkIsDestroyable(url)
         for file in [url] + sideFiles(of: url) + [supportDirectory(of: url)] where FileManager.default.fileExists(atPath: file.path) {
             do {
                 try FileManager.default.removeItem(at: file)
@@ -127,6 +120,17 @@ extension NSSQLiteStore {
                 throw CoreDataError(.persistentStoreOperation, "\(file.path): cannot be removed (\(fileSystemReason(error)))", underlyingError: error)
             }
         }
+    }
+
+    /// Refuses a directory, or a file that is not an SQLite store, at `url`; nothing there passes.
+    static func checkIsDestroyable(_ url: URL) throws {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        guard !isDirectory.boolValue else {
+            throw CoreDataError(.persistentStoreOperation, "\(path): is a directory, not an SQLite store; nothing was destroyed")
+        }
+        try checkIsSQLiteFile(url, action: "destroyed")
     }
 
     /// Refuses a file that does not start with SQLite's header (an empty file is a store SQLite has not written yet).

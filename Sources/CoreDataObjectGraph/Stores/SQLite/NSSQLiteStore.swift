@@ -135,6 +135,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         try writeMetadata(metadata, at: url)
     }
 
+    override class func checkDestroyable(at url: URL) throws { try checkIsDestroyable(url) }
+
     override class func destroyStore(at url: URL, options: [String: Any]) throws { try destroyFiles(at: url) }
 
     override class func replaceStore(at destination: URL, withStoreFrom source: URL, options: [String: Any]) throws {
