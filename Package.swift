@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase", "PropertyListCoding",
-                                                                 "Predicates", "UndoManagement"], swiftSettings: strictSettings),
+                                                                 "Predicates", "UndoManagement", "KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
         .testTarget(name: "JSONDirectoryStoreTests", dependencies: ["JSONDirectoryStore", "OpenCoreData", "CoreDataTestSupport"],
                     swiftSettings: strictSettings),
