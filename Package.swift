@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: strictSettings),
         .testTarget(name: "UndoManagementTests", dependencies: ["UndoManagement"], swiftSettings: strictSettings),
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataMacros", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase", "PropertyListCoding",
-                                                                 "Predicates", "UndoManagement"], swiftSettings: strictSettings),
+                                                                 "Predicates", "UndoManagement", "KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
         // The macro's expansions, as text in the test file (swift-syntax's own test support: no other package).
         .testTarget(name: "CoreDataMacrosTests", dependencies: [

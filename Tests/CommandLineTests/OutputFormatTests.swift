@@ -154,13 +154,14 @@ struct OutputFormatTests {
         let path = try Self.hostileStore()
         let keys = "name,rating,created,isVegetarian,minutes,chef,chef.name,cuisine.region,identifier"
         let fast = try Self.run(["query", path, "Recipe", "--keys", keys, "--format", "jsonl", "--sort", "-rating,name"])
-        let slow = try Self.run(["query", path, "Recipe", "--keys", keys + ",ingredients.@count", "--format", "jsonl", "--sort", "-rating,name"])
+        // A to-many relationship is read through objects, so the extra column sends the whole query that way.
+        let slow = try Self.run(["query", path, "Recipe", "--keys", keys + ",tags", "--format", "jsonl", "--sort", "-rating,name"])
         let fastRows = try fast.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         let slowRows = try slow.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         #expect(fastRows.count == slowRows.count && !fastRows.isEmpty)
         for (fastRow, slowRow) in zip(fastRows, slowRows) {
             var slowRow = slowRow
-            #expect(slowRow.removeValue(forKey: "ingredients.@count") is NSNumber)
+            #expect(slowRow.removeValue(forKey: "tags") is [Any])
             #expect(NSDictionary(dictionary: fastRow) == NSDictionary(dictionary: slowRow), "\(fastRow) \(slowRow)")
         }
         // Line by line too: the two paths write the shared columns in the same bytes.

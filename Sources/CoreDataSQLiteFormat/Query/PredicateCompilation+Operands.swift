@@ -66,7 +66,7 @@ extension PredicateCompilation {
     }
 
     /// `items.@sum.price`: a to-many path followed by a collection operator becomes the aggregate.
-    private func applyingCollectionOperator(_ resolved: Operand, format: String) throws(PredicateSQLError) -> Operand {
+    func applyingCollectionOperator(_ resolved: Operand, format: String) throws(PredicateSQLError) -> Operand {
         guard case .toMany(let step, let rest) = resolved, let first = rest.first, first.hasPrefix("@") else {
             return resolved
         }

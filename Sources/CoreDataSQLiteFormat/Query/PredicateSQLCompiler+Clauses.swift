@@ -12,7 +12,8 @@ public struct FetchClauses: Sendable {
     public var conditionBindings: [SQLiteValue]
     /// The sort terms in order (`t0.ZNAME COLLATE ocd_compare`), each with its direction.
     public var orderTerms: [(sql: String, ascending: Bool)]
-    /// The SQL of each requested key path column (`t1.ZNAME` for `chef.name`), sharing the joins.
+    /// The SQL of each requested key path column (`t1.ZNAME` for `chef.name`, a correlated subquery for
+    /// `ingredients.@count`), sharing the joins.
     public var columnTerms: [String]
 }
 
@@ -39,12 +40,14 @@ extension PredicateSQLCompiler {
         }
         var columnTerms: [String] = []
         for keyPath in keyPaths {
-            // Attributes and to-one paths only: a column holds one value per row.
-            guard case .value(let column, _) = try compilation.resolve(keyPath: keyPath, in: compilation.root, format: keyPath,
-                                                                       construct: "fetched key path"),
+            // A column holds one value per row: attributes, to-one paths, and a to-many relationship's collection
+            // operator (`ingredients.@count`, `recipes.@avg.minutes`) as the same correlated subquery a predicate uses.
+            let resolved = try compilation.resolve(keyPath: keyPath, in: compilation.root, format: keyPath,
+                                                   construct: "fetched key path")
+            guard case .value(let column, _) = try compilation.applyingCollectionOperator(resolved, format: keyPath),
                   column.bindings.isEmpty else {
                 throw PredicateSQLError(construct: "fetched key path", constructFormat: keyPath, predicateFormat: keyPath,
-                                        reason: "'\(keyPath)' crosses a to-many relationship; fetch attributes or to-one paths")
+                                        reason: "'\(keyPath)' crosses a to-many relationship; fetch attributes, to-one paths or a collection operator (@count, @sum, @avg, @min, @max)")
             }
             columnTerms.append(column.sql)
         }

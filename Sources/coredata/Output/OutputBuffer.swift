@@ -66,6 +66,16 @@ struct OutputBuffer {
         }
     }
 
+    /// The bytes gathered and not yet written out.
+    var count: Int { bytes.count }
+
+    /// Takes back the last `count` bytes appended, as text.
+    mutating func removeLast(_ count: Int) -> String {
+        let text = String(decoding: bytes[(bytes.count - count)...], as: UTF8.self)
+        bytes.removeLast(count)
+        return text
+    }
+
     /// Whether enough has gathered to write out.
     var isFull: Bool { bytes.count >= flushThreshold }
 

@@ -51,7 +51,12 @@ final class ResultWriter {
             writeJSONObject(row, into: &out)
             out.append(0x0A)
         case .markdown: writeMarkdownRow(row, into: &out)
-        case .table: table!.add(row.map { cellText($0, binaryAsBase64: false) }, into: &out)
+        case .table:
+            if table!.isSized {
+                table!.write(row, dates: settings.dates, text: { cellText($0, binaryAsBase64: false) }, into: &out)
+            } else {
+                table!.add(row.map { cellText($0, binaryAsBase64: false) }, into: &out)
+            }
         }
         rowsWritten += 1
         if out.isFull { out.flush() }

@@ -50,21 +50,61 @@ struct TableLayout {
         cell.utf8.allSatisfy({ $0 < 0x80 }) ? cell.utf8.count : DisplayWidth.of(cell)
     }
 
+    /// Whether the columns are sized, so rows go out as they come (``write(_:dates:text:into:)``).
+    var isSized: Bool { !widths.isEmpty }
+
+    /// A row once the columns are sized: numbers, dates and booleans are written straight into the buffer (their
+    /// text is printable ASCII, one column a byte, which the sanitiser leaves as it is) and padded by the bytes
+    /// written; other cells become text (`text`), sanitised. No string or array is made for the common cells.
+    mutating func write(_ row: [CellValue], dates: DateStyle, text: (CellValue) -> String, into out: inout OutputBuffer) {
+        for index in 0..<min(row.count, widths.count) {
+            if index > 0 { out.append("  " as StaticString) }
+            let width = widths[index]
+            let start = out.count
+            switch row[index] {
+            case .integer(let value): out.append(integer: value)
+            case .double(let value): out.append(double: value)
+            case .date(let date): out.append(date: date, style: dates)
+            case .boolean(let value): out.append(value ? "true" as StaticString : "false" as StaticString)
+            case .string(let string):
+                writeCell(ResultWriter.sanitize(string, layout: .singleLine), width: width, into: &out)
+                continue
+            case let cell:
+                writeCell(ResultWriter.sanitize(text(cell), layout: .singleLine), width: width, into: &out)
+                continue
+            }
+            let written = out.count - start
+            if written <= width {
+                out.append(repeating: 0x20, count: width - written)
+            } else {
+                // Wider than its column: cut with an ellipsis, as text.
+                let cell = out.removeLast(written)
+                out.append(DisplayWidth.pad(cell, toWidth: width))
+            }
+        }
+        out.append(0x0A)
+    }
+
     private func writeLine(_ cells: [String], into out: inout OutputBuffer) {
         for (index, (cell, width)) in zip(cells, widths).enumerated() {
             if index > 0 { out.append("  " as StaticString) }
-            // Printable ASCII (what the sanitiser leaves of most data) is one column a byte.
-            if cell.utf8.allSatisfy({ $0 < 0x80 }) {
-                let count = cell.utf8.count
-                if count <= width {
-                    out.append(cell)
-                    out.append(repeating: 0x20, count: width - count)
-                    continue
-                }
-            }
-            out.append(DisplayWidth.pad(cell, toWidth: width))
+            writeCell(cell, width: width, into: &out)
         }
         out.append(0x0A)
+    }
+
+    /// A sanitised cell, padded or cut to `width`.
+    private func writeCell(_ cell: String, width: Int, into out: inout OutputBuffer) {
+        // Printable ASCII (what the sanitiser leaves of most data) is one column a byte.
+        if cell.utf8.allSatisfy({ $0 < 0x80 }) {
+            let count = cell.utf8.count
+            if count <= width {
+                out.append(cell)
+                out.append(repeating: 0x20, count: width - count)
+                return
+            }
+        }
+        out.append(DisplayWidth.pad(cell, toWidth: width))
     }
 
     /// Shrinks the widest columns first until the row fits the terminal (each keeps at least 4 columns).

@@ -5,8 +5,10 @@ import Predicates
 import StoreAccess
 
 /// The fast path of `query`: when every key is an attribute, a key path through to-one relationships to an
-/// attribute, or a to-one relationship, the rows come from dictionary fetches (the store's SQL, key paths joined
-/// there) streamed from one statement, and each value is read in its own type. No object is registered.
+/// attribute, a to-one relationship, or a collection operator on a to-many relationship (`ingredients.@count`,
+/// `recipes.@avg.minutes`), the rows come from dictionary fetches (the store's SQL, key paths joined there,
+/// collection operators as correlated subqueries) streamed from one statement, and each value is read in its own
+/// type. No object is registered.
 struct DictionaryRows {
     /// How one output column is read from a dictionary row.
     private enum Column {
@@ -14,6 +16,8 @@ struct DictionaryRows {
         case value(key: String, type: NSAttributeType, through: String?)
         /// A to-one relationship: the destination's object ID, and its label attribute fetched through the join.
         case reference(key: String, labelKey: String?, label: EntityLabel)
+        /// A collection operator on one of the fetched entity's to-many relationships, computed by the store.
+        case aggregate(key: String, isCount: Bool)
     }
 
     /// How a column's value is read from a row, without its key: the per-row loop switches on this trivial
@@ -32,7 +36,8 @@ struct DictionaryRows {
     private let entity: NSEntityDescription
 
     /// The plan for `keyPaths` from `entity`, or nil when one of them needs objects (to-many relationships,
-    /// aggregates, transient or externally stored attributes, key paths through more than one relationship).
+    /// collection operators the store would not compute exactly as key-value coding does, transient or externally
+    /// stored attributes, key paths through more than one relationship).
     init?(keyPaths: [String], entity: NSEntityDescription, storeIdentifier: String, storePath: String) {
         var columns: [Column] = []
         var fetched: [String] = []
@@ -40,7 +45,7 @@ struct DictionaryRows {
             guard let column = Self.column(keyPath, from: entity) else { return nil }
             columns.append(column)
             switch column {
-            case .value(let key, _, _): fetched.append(key)
+            case .value(let key, _, _), .aggregate(let key, _): fetched.append(key)
             case .reference(let key, let labelKey, _):
                 fetched.append(key)
                 if let labelKey { fetched.append(labelKey) }
@@ -49,7 +54,7 @@ struct DictionaryRows {
         self.columns = columns
         keys = columns.map { column in
             switch column {
-            case .value(let key, _, _), .reference(let key, _, _): key
+            case .value(let key, _, _), .reference(let key, _, _), .aggregate(let key, _): key
             }
         }
         reads = columns.map { column in
@@ -64,6 +69,7 @@ struct DictionaryRows {
                 default: .other
                 }
             case .reference: .reference
+            case .aggregate(_, let isCount): isCount ? .integer : .other
             }
         }
         self.fetched = Array(NSOrderedSet(array: fetched)) as! [String]
@@ -82,8 +88,10 @@ struct DictionaryRows {
                 guard isLast, !attribute.allowsExternalBinaryDataStorage else { return nil }
                 return .value(key: keyPath, type: attribute.attributeType, through: index == 1 ? parts[0] : nil)
             }
-            guard let relationship = property as? NSRelationshipDescription, !relationship.isToMany,
-                  let destination = relationship.destinationEntity else { return nil }
+            if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+                return index == 0 ? aggregate(keyPath, relationship: relationship, operation: Array(parts.dropFirst())) : nil
+            }
+            guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else { return nil }
             // The store returns a relationship's object ID only for the fetched entity's own relationships, and
             // that ID is what tells a NULL value from a reference to a missing row.
             guard index == 0 else { return nil }
@@ -94,6 +102,30 @@ struct DictionaryRows {
             current = destination
         }
         return nil
+    }
+
+    /// `relationship.@count`, or `@sum`, `@avg`, `@min`, `@max` of one attribute of its destination, when the store's
+    /// subquery gives exactly what key-value coding gives the object path: the relationship must be recorded (it has
+    /// an inverse) and the attribute a number (integers, booleans, floating point; dates for `@min`/`@max`).
+    /// Decimals (summed as `Decimal` by the object path, as REAL by SQLite) and strings (ordered by Foundation's
+    /// `compare(_:)`, not SQLite's) take the object path. Only on the fetched entity's own relationships: through a
+    /// to-one that is nil the object path gives nil where SQL would count zero.
+    private static func aggregate(_ keyPath: String, relationship: NSRelationshipDescription, operation: [String]) -> Column? {
+        guard !relationship.isTransient, relationship.inverseRelationship != nil,
+              let destination = relationship.destinationEntity, let operatorName = operation.first else { return nil }
+        if operatorName == "@count" { return operation.count == 1 ? .aggregate(key: keyPath, isCount: true) : nil }
+        guard ["@sum", "@avg", "@min", "@max"].contains(operatorName), operation.count == 2,
+              let attribute = destination.propertiesByName[operation[1]] as? NSAttributeDescription, !attribute.isTransient
+        else { return nil }
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType,
+             .doubleAttributeType, .floatAttributeType:
+            return .aggregate(key: keyPath, isCount: false)
+        case .dateAttributeType where operatorName == "@min" || operatorName == "@max":
+            return .aggregate(key: keyPath, isCount: false)
+        default:
+            return nil
+        }
     }
 
     /// Streams the rows (`enumerateDictionaries`) and hands each to `body` as cells, in the request's order,

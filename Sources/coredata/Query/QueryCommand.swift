@@ -12,8 +12,9 @@ struct QueryCommand: ParsableCommand {
         abstract: "Fetch objects of an entity and print their values.",
         discussion: """
             Rows stream in batches, so printing a million objects keeps memory flat. Keys may follow relationships \
-            (--keys name,chef.name,ingredients.@count); attributes and key paths through to-one relationships are \
-            read by the store's SQL, without loading objects. A relationship prints as its destination's label (its \
+            (--keys name,chef.name,ingredients.@count); attributes, key paths through to-one relationships and \
+            @count, @sum, @avg, @min, @max of a to-many relationship's numbers are read by the store's SQL, without \
+            loading objects. A relationship prints as its destination's label (its \
             name, title, displayName, unique or first string attribute, else "Entity pN"); JSON gives \
             {"uri": …, "label": …}. Examples:
               coredata query Recipes.sqlite Recipe 'minutes < 30' --sort -rating,name --keys name,chef.name

@@ -88,6 +88,9 @@ extension NSSQLiteStore {
         case .property(let property):
             return try propertyColumn(property, entity: entity, name: property.name)
         case .keyPath(let name, let path):
+            if let sql = keyPathSQL[path], let column = Self.collectionOperatorColumn(name: name, sql: sql, path: path, from: entity) {
+                return column
+            }
             guard let sql = keyPathSQL[path], let attribute = Self.attribute(atKeyPath: path, from: entity) else {
                 throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no attribute at key path \(path)")
             }
