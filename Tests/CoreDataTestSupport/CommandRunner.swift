@@ -49,9 +49,11 @@ public enum CommandRunner {
                 kill(process.processIdentifier, SIGKILL)
             }
         }
-        // Read both pipes before waiting, so a large output cannot block the child.
+        // Both pipes are drained at once, before waiting: read one after the other, a child that fills the second
+        // pipe's buffer (64 KB of diagnostics) while the first is still open would block, and so would this reader.
+        let errorDrain = PipeDrain(error.fileHandleForReading)
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        let errData = errorDrain.waitForData()
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       standardOutput: String(decoding: outData, as: UTF8.self),
@@ -67,4 +69,24 @@ private final class KillFlag: @unchecked Sendable {
     private var value = false
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
+}
+
+/// Reads a pipe to its end on a thread of its own (a blocking read would tie up a shared dispatch worker).
+private final class PipeDrain: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    /// Everything the pipe carried, once its writer closed it.
+    func waitForData() -> Data {
+        finished.wait()
+        return data
+    }
 }
