@@ -28,6 +28,7 @@ extension InMemoryRowTable {
         if reusingOrder, let cachedOrder, cachedOrder.key == key { return (cachedOrder.nodes, cachedOrder.boundaries) }
         var nodes = nodes(of: fetch.entity, includesSubentities: fetch.includesSubentities)
         if let predicate = fetch.predicate {
+            try InMemoryPredicateCheck(entity: fetch.entity).check(predicate)
             nodes = try filter(nodes, predicate)
         }
         var keys: [[Any]] = []
