@@ -20,6 +20,17 @@ struct UnknownKeyFetchTests {
         }
     }
 
+    @Test(arguments: [NSInMemoryStoreType, NSXMLStoreType, NSBinaryStoreType])
+    func aKeyInOtherLettersIsSuggested(type: String) throws {
+        let stack = try StoreTypeParityTests.RecipesStack(type)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+        request.predicate = Predicates.NSPredicate(format: "MINUTES > 5")
+        let refusal = #expect(throws: (any Error).self) {
+            try stack.context.performAndWait { try stack.context.count(for: request) }
+        }
+        #expect("\(refusal.map { "\($0)" } ?? "")".contains("did you mean minutes?"), "\(String(describing: refusal))")
+    }
+
     @Test(arguments: StoreTypeParityTests.storeTypes)
     func keyPathsTheModelKnowsStillEvaluate(type: String) throws {
         let stack = try StoreTypeParityTests.RecipesStack(type)

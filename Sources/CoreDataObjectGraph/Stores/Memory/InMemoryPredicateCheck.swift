@@ -60,9 +60,11 @@ struct InMemoryPredicateCheck {
         for name in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
             if name.hasPrefix("@") || name.lowercased() == "self" { return }
             guard let property = Self.property(named: name, in: current) else {
+                // A store read without its model (an XML store's inferred model) spells properties in lower case.
+                let sameLetters = current.properties.map(\.name).first { $0.lowercased() == name.lowercased() }
                 throw CoreDataError(.persistentStoreOperation,
                                     "keypath \(name) not found in entity \(current.name) (in \(path), in the predicate "
-                                        + "\(whole.predicateFormat))")
+                                        + "\(whole.predicateFormat))" + (sameLetters.map { "; did you mean \($0)?" } ?? ""))
             }
             guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
                 return
