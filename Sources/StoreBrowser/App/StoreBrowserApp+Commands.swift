@@ -82,15 +82,7 @@ extension StoreBrowserApp {
             let moved = session.perform { () -> Bool in
                 let (selection, top) = (table.selection, table.top)
                 table.layout(visibleRows: page)
-                switch command {
-                case .moveDown: table.move(by: 1)
-                case .moveUp: table.move(by: -1)
-                case .pageDown: table.move(by: page, scrolling: page)
-                case .pageUp: table.move(by: -page, scrolling: -page)
-                case .halfPageDown: table.move(by: half, scrolling: half)
-                case .halfPageUp: table.move(by: -half, scrolling: -half)
-                default: table.select(row: 0)
-                }
+                Self.moveSelection(of: table, for: command, page: page, half: half)
                 guard table.holdsRows(table.top..<(table.top + page)) else {
                     table.restore(selection: selection, top: top)
                     return false
@@ -102,18 +94,23 @@ extension StoreBrowserApp {
         }
         try session.perform {
             table.layout(visibleRows: page)
-            switch command {
-            case .moveDown: table.move(by: 1)
-            case .moveUp: table.move(by: -1)
-            case .pageDown: table.move(by: page, scrolling: page)
-            case .pageUp: table.move(by: -page, scrolling: -page)
-            case .halfPageDown: table.move(by: half, scrolling: half)
-            case .halfPageUp: table.move(by: -half, scrolling: -half)
-            case .first: table.select(row: 0)
-            default: break
-            }
+            Self.moveSelection(of: table, for: command, page: page, half: half)
         }
         if command == .last { try selectLastInBackground() }
+    }
+
+    /// Moves the table's selection for a movement key; `.last` is not here (it may need the count: a background job).
+    private static func moveSelection(of table: TableModel, for command: BrowserCommand, page: Int, half: Int) {
+        switch command {
+        case .moveDown: table.move(by: 1)
+        case .moveUp: table.move(by: -1)
+        case .pageDown: table.move(by: page, scrolling: page)
+        case .pageUp: table.move(by: -page, scrolling: -page)
+        case .halfPageDown: table.move(by: half, scrolling: half)
+        case .halfPageUp: table.move(by: -half, scrolling: -half)
+        case .first: table.select(row: 0)
+        default: break
+        }
     }
 
     // MARK: Opening and navigation
