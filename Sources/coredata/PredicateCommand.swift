@@ -103,8 +103,8 @@ struct PredicateCommand: ParsableCommand {
             throw CommandFailure(wrapping: error)
         }
         let entity = try session.entity(named: name)
-        // In memory a key the entity lacks would match nothing rather than fail (Apple raises): it is refused as the
-        // SQLite path refuses it, with the caret under it. Other refusals of the SQL compiler do not apply here.
+        // A key the entity lacks is refused here first, as the SQLite path refuses it, with the caret under it (the
+        // store would refuse it too, without the caret). Other refusals of the SQL compiler do not apply here.
         do {
             _ = try PredicateSQLCompiler(model: session.model).fetch(entityName: entity.name, predicate: predicate)
         } catch where error.reason.contains("has no property named") {
