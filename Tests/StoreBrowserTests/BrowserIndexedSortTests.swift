@@ -18,19 +18,35 @@ struct BrowserIndexedSortTests {
     /// statements the store's connection runs.
     final class Probe: Sendable {
         let comparisons = Atomic<Int>(0)
+        let plainASCIIChecks = Atomic<Int>(0)
         let statements = Mutex<[String]>([])
 
         var comparisonCount: Int { comparisons.load(ordering: .acquiring) }
         func recorded(containing text: String) -> [String] { statements.withLock { $0.filter { $0.contains(text) } } }
     }
 
-    static func install(_ probe: Probe, on browser: BrowserHarness) throws {
+    /// With `fallbacksOnly`, the collation keeps its C byte decisions and counts only the comparisons it hands to
+    /// Swift; the check's per-value function is counted too.
+    static func install(_ probe: Probe, on browser: BrowserHarness, fallbacksOnly: Bool = false) throws {
         let store = try #require(browser.session.store.coordinator.persistentStores.first as? NSSQLiteStore)
         let descriptor = Predicates.NSSortDescriptor(key: nil, ascending: true)
         try store.withConnection { connection in
-            try connection.createCollation(name: PredicateSQLFunctions.collationName(for: .compare)) { left, right in
-                probe.comparisons.add(1, ordering: .relaxed)
-                return descriptor.compare(left, to: right)
+            let name = PredicateSQLFunctions.collationName(for: .compare)
+            if fallbacksOnly {
+                try connection.createTextOrderCollation(name: name) { left, right in
+                    probe.comparisons.add(1, ordering: .relaxed)
+                    return descriptor.compare(String(decoding: left, as: UTF8.self), to: String(decoding: right, as: UTF8.self))
+                }
+            } else {
+                try connection.createCollation(name: name) { left, right in
+                    probe.comparisons.add(1, ordering: .relaxed)
+                    return descriptor.compare(left, to: right)
+                }
+            }
+            try connection.createRawFunction(name: BinaryTextOrder.functionName, argumentCount: 1, deterministic: true) { call in
+                probe.plainASCIIChecks.add(1, ordering: .relaxed)
+                guard call.type(at: 0) == .text else { return .integer(1) }
+                return .integer(call.withUTF8(at: 0) { $0.allSatisfy { (1...0x7F).contains($0) } } ? 1 : 0)
             }
             connection.trace(options: .statements) { event in
                 if case .statement(let sql, _) = event { probe.statements.withLock { $0.append(sql) } }
@@ -107,7 +123,28 @@ struct BrowserIndexedSortTests {
         #expect(probe.comparisonCount == 0)
         try Self.expectIndexWalk(probe, path, column: "ZNORMALIZEDNAME", index: "Z_Recipe_byNormalizedName")
         // The column was read once to decide, not once per sort.
-        #expect(probe.recorded(containing: "SELECT NOT EXISTS").count == 1)
+        #expect(probe.recorded(containing: "NOT ocd_sorts_by_bytes(").count == 1)
+    }
+
+    @Test("[ on an all-ASCII column without an index: no pass to decide, every comparison decided in C, the descriptor's order")
+    func asciiColumnWithoutIndexSortsByTheCollationInC() throws {
+        // Instructions made ASCII (they hold accented words), with ties, mixed case and a shared prefix.
+        let browser = try BrowserHarness(entity: "Recipe", batchSize: 20) { path in
+            try StoreFile.write(path, "UPDATE ZRECIPE SET ZINSTRUCTIONS = CASE Z_PK % 3 WHEN 0 THEN 'Step ' ELSE 'step ' END || (Z_PK * 37 % 90)")
+        }
+        let path = browser.storePath
+        let probe = Probe()
+        try Self.install(probe, on: browser, fallbacksOnly: true)
+        try browser.selectColumn("instructions")
+        try browser.press(.character("["))
+        #expect(browser.statusLine.contains("│ sort instructions │"), "\(browser.statusLine)")
+        #expect(try Self.shownValues(browser, "instructions") == (try Self.descriptorOrder(path, column: "ZINSTRUCTIONS")))
+        #expect(!probe.recorded(containing: "ORDER BY t0.ZINSTRUCTIONS COLLATE ocd_compare ASC").isEmpty)
+        #expect(probe.comparisonCount == 0, "\(probe.comparisonCount) comparisons reached Swift")
+        #expect(probe.plainASCIIChecks.load(ordering: .acquiring) == 0, "the column was read to decide")
+        try browser.press(.character("g"), .character("G"))
+        #expect(browser.statusLine.contains("row 200 of 200"), "\(browser.statusLine)")
+        #expect(probe.comparisonCount == 0)
     }
 
     @Test("A column with accented text keeps the descriptor's collation, and its order")

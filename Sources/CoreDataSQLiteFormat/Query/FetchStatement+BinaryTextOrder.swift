@@ -39,31 +39,38 @@ extension FetchStatement {
 
 /// The test that decides whether a column's texts may be sorted by their bytes.
 package enum BinaryTextOrder {
-    /// `ocd_sorts_by_bytes(value)`: 1 when `value` is text of ASCII characters other than NUL, or not text at all
-    /// (numbers and blobs compare by type first under any collation, so they never disagree); else 0. A function
-    /// rather than SQL's `length`: SQLite counts a stray byte of invalid UTF-8 as a character, so comparing a text's
-    /// length with its byte count would let such texts through.
+    /// `ocd_sorts_by_bytes(value)` (``SQLiteDatabase/Connection/createPlainASCIIFunction(name:)``): 1 when `value`
+    /// is text of ASCII characters other than NUL, or not text at all (numbers and blobs compare by type first under
+    /// any collation, so they never disagree); else 0.
     package static let functionName = "ocd_sorts_by_bytes"
 
-    /// A query answering 1 when every value in `column` of `table` (as SQL, quoted if need be) may be sorted by its
-    /// bytes and the table declares no collation (so its columns compare as `BINARY`), else 0. Core Data never
-    /// declares one; a table that does is left to the `compare:` collation.
+    /// A query answering 1 when a `BINARY` sort of `column` of `table` (as SQL, quoted if need be) is both right and
+    /// worth it, else 0:
+    /// - the column leads an index, so that the sort walks the index instead of sorting (without one, the
+    ///   `compare:` collation sorts ASCII text at about `BINARY`'s speed, and the check would only add a pass);
+    /// - the table declares no collation, so its columns compare as `BINARY` (Core Data never declares one; a table
+    ///   that does is left to the `compare:` collation);
+    /// - every value may be sorted by its bytes. Only this reads the column (its index), and only when the rest hold.
     package static func checkSQL(table: String, column: String) -> String {
-        var name = table
-        if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 {
-            name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
-        }
-        let literal = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
-        return "SELECT NOT EXISTS (SELECT 1 FROM \(table) WHERE \(mayDisagree(column))) AND NOT EXISTS "
-            + "(SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(literal) AND sql LIKE '%COLLATE%')"
+        let (tableLiteral, columnLiteral) = (literal(unquoted(table)), literal(unquoted(column)))
+        return "SELECT CASE WHEN EXISTS (SELECT 1 FROM pragma_index_list(\(tableLiteral)) AS list, "
+            + "pragma_index_info(list.name) AS info WHERE info.seqno = 0 AND info.name = \(columnLiteral)) "
+            + "AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(tableLiteral) "
+            + "AND sql LIKE '%COLLATE%') "
+            + "THEN NOT EXISTS (SELECT 1 FROM \(table) WHERE \(mayDisagree(column))) ELSE 0 END"
+    }
+
+    /// A name as written in SQL (`"Z Word"` or `ZWORD`) without its quotes.
+    private static func unquoted(_ name: String) -> String {
+        guard name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 else { return name }
+        return String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+    }
+
+    /// `text` as an SQL string literal.
+    private static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// SQL true for a value on which `BINARY` and `compare:` might order differently.
     package static func mayDisagree(_ column: String) -> String { "NOT \(functionName)(\(column))" }
-
-    /// Whether UTF-8 bytes are all ASCII and none NUL.
-    package static func sortsByBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte == 0 || byte >= 0x80 { return false }
-        return true
-    }
 }

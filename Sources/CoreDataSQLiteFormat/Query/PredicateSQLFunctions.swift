@@ -77,17 +77,15 @@ public enum PredicateSQLFunctions {
                 .integer(try prepared(operatorType, call) ? 1 : 0)
             }
         }
-        try connection.createRawFunction(name: BinaryTextOrder.functionName, argumentCount: 1, deterministic: true) { call in
-            guard call.type(at: 0) == .text else { return .integer(1) }
-            return .integer(call.withUTF8(at: 0) { BinaryTextOrder.sortsByBytes($0) } ? 1 : 0)
-        }
+        try connection.createPlainASCIIFunction(name: BinaryTextOrder.functionName)
         for comparison in SortComparison.allCases {
             let descriptor = NSSortDescriptor(key: nil, ascending: true, comparison: comparison)
             if comparison == .compare {
-                // The common sort: decided on the bytes where they are ASCII, by the descriptor elsewhere.
-                try connection.createUTF8Collation(name: collationName(for: comparison), compare: { left, right in
-                    FoundationTextOrder.compare(left, right) { descriptor.compare($0, to: $1) }
-                })
+                // The common sort: decided in C on the bytes where they are ASCII (`csqlite_text_order_compare`),
+                // by the descriptor elsewhere.
+                try connection.createTextOrderCollation(name: collationName(for: comparison)) { left, right in
+                    descriptor.compare(String(decoding: left, as: UTF8.self), to: String(decoding: right, as: UTF8.self))
+                }
                 continue
             }
             try connection.createCollation(name: collationName(for: comparison)) { left, right in
