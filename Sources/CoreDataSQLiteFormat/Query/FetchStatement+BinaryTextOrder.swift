@@ -44,20 +44,14 @@ package enum BinaryTextOrder {
     /// any collation, so they never disagree); else 0.
     package static let functionName = "ocd_sorts_by_bytes"
 
-    /// A query answering 1 when a `BINARY` sort of `column` of `table` (as SQL, quoted if need be) is both right and
-    /// worth it, else 0:
-    /// - the column leads an index, so that the sort walks the index instead of sorting (without one, the
-    ///   `compare:` collation sorts ASCII text at about `BINARY`'s speed, and the check would only add a pass);
-    /// - the table declares no collation, so its columns compare as `BINARY` (Core Data never declares one; a table
-    ///   that does is left to the `compare:` collation);
-    /// - every value may be sorted by its bytes. Only this reads the column (its index), and only when the rest hold.
+    /// A query answering 1 when every value in `column` of `table` (as SQL, quoted if need be) may be sorted by its
+    /// bytes and the table declares no collation (so its columns compare as `BINARY`), else 0. Core Data never
+    /// declares one; a table that does is left to the `compare:` collation. The column is read only when the table
+    /// passes.
     package static func checkSQL(table: String, column: String) -> String {
-        let (tableLiteral, columnLiteral) = (literal(unquoted(table)), literal(unquoted(column)))
-        return "SELECT CASE WHEN EXISTS (SELECT 1 FROM pragma_index_list(\(tableLiteral)) AS list, "
-            + "pragma_index_info(list.name) AS info WHERE info.seqno = 0 AND info.name = \(columnLiteral)) "
-            + "AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(tableLiteral) "
-            + "AND sql LIKE '%COLLATE%') "
-            + "THEN NOT EXISTS (SELECT 1 FROM \(table) WHERE \(mayDisagree(column))) ELSE 0 END"
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+            + "\(literal(unquoted(table))) AND sql LIKE '%COLLATE%') THEN 0 "
+            + "ELSE NOT EXISTS (SELECT 1 FROM \(table) WHERE \(mayDisagree(column))) END"
     }
 
     /// A name as written in SQL (`"Z Word"` or `ZWORD`) without its quotes.

@@ -184,6 +184,7 @@ public final class StoreBrowserApp: TerminalApp {
     // MARK: Background results
 
     func startCounting(_ table: TableModel) {
+        session.decideTextOrder(of: table.query.entity)
         guard table.knownCount == nil else { return }
         table.countTicket = session.counter.start(.objects(entity: table.query.entity.name,
                                                            predicate: table.query.predicate?.predicateNode))
@@ -197,7 +198,7 @@ public final class StoreBrowserApp: TerminalApp {
             switch outcome {
             case .count(let count): session.perform { table.adoptCount(count) }
             case .failed(let reason): show("counting failed: \(reason)")
-            case .cancelled, .entityCounts: break
+            case .cancelled, .entityCounts, .textOrder: break
             }
         }
     }

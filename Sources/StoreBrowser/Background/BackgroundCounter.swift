@@ -23,12 +23,18 @@ package final class BackgroundCounter: Sendable {
         case entityCounts
         /// Objects of `entity` matching `predicate` (nil for all).
         case objects(entity: String, predicate: PredicateNode?)
+        /// Decides ahead of the first sort whether the texts of each string attribute of `entity` may be sorted by
+        /// their bytes (``CoreDataObjectGraph/NSSQLiteStore/undecidedTextOrderChecks(for:)``): the columns are read
+        /// on this connection, and `store` keeps the answers unless the database changed meanwhile.
+        case textOrder(store: NSSQLiteStore, entity: NSEntityDescription)
     }
 
     /// The outcome of a job.
     package enum Outcome: Sendable, Equatable {
         case entityCounts([String: Int])
         case count(Int)
+        /// Column → whether its texts may be sorted by their bytes.
+        case textOrder([String: Bool])
         case cancelled
         case failed(String)
     }
@@ -145,6 +151,16 @@ package final class BackgroundCounter: Sendable {
                 let query = try compiler.fetch(entityName: entity, predicate: predicate, selection: .count)
                 let value = try connection.file.connection.scalar(query.sql, arguments: query.bindings)
                 return .count(Int(value?.int64Value ?? 0))
+            case .textOrder(let store, let entity):
+                // The store's lock is taken here, on the counter's queue, so the screen never waits for a sort
+                // that holds it.
+                guard let checks = try store.undecidedTextOrderChecks(for: entity) else { return .textOrder([:]) }
+                var answers: [String: Bool] = [:]
+                for (column, sql) in checks.queries {
+                    answers[column] = try connection.file.connection.scalar(sql)?.int64Value == 1
+                }
+                try store.adoptTextOrder(answers, of: checks)
+                return .textOrder(answers)
             }
         } catch {
             return .failed(String(describing: error))
@@ -189,6 +205,8 @@ private final class ConfinedContext: @unchecked Sendable {
                 let request = NSFetchRequest<NSManagedObject>(entityName: entity)
                 request.predicate = predicate.map { Predicates.NSPredicate(predicateNode: $0) }
                 return .count(try context.count(for: request))
+            case .textOrder:
+                return .textOrder([:])  // only an SQLite store sorts in SQL
             }
         }
     }

@@ -23,6 +23,8 @@ public final class BrowserSession {
     package let counter: BackgroundCounter
     let watcher: StoreChangeWatcher?
     var entityCountTicket: Int?
+    /// Background jobs deciding text columns' byte order (``decideTextOrder(of:)``), whose outcomes are not counts.
+    private var textOrderTickets: Set<Int> = []
     /// How objects are named: each entity's display key (issue 21), with the user's `:label` choices for this store.
     package private(set) var labels: ObjectLabel
     let savedLabels: PerStoreSettings
@@ -108,10 +110,20 @@ public final class BrowserSession {
         entityCountTicket = counter.start(.entityCounts)
     }
 
+    /// Decides in the background, on the counter's connection, whether each text column of `entity` may be sorted
+    /// by its bytes, so that the first sort of one does not read the whole column first (SQLite stores only; the
+    /// store keeps the answers until the database changes, so asking again after that decides again).
+    func decideTextOrder(of entity: NSEntityDescription) {
+        guard counter.runsSQL, let store = store.coordinator.persistentStores.first as? NSSQLiteStore else { return }
+        textOrderTickets.insert(counter.start(.textOrder(store: store, entity: entity)))
+    }
+
     /// Picks up finished background counts; returns the object counts of other jobs for the tables to adopt.
     func collectCounts() -> [(ticket: Int, outcome: BackgroundCounter.Outcome)] {
         var others: [(Int, BackgroundCounter.Outcome)] = []
         for finished in counter.takeFinished() {
+            // A text-order decision failing (interrupted by Esc, say) only leaves the first sort to decide itself.
+            if textOrderTickets.remove(finished.ticket) != nil { continue }
             if case .entityCounts(let counts) = finished.outcome {
                 entityCounts = counts
                 if finished.ticket == entityCountTicket { entityCountTicket = nil }

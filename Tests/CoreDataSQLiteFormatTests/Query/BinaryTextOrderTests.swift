@@ -133,16 +133,15 @@ struct BinaryTextOrderTests {
         // One text outside the class and the column no longer passes.
         try connection.execute(sql: "UPDATE t SET s = 'e\u{301}' WHERE id = 5")
         #expect(try connection.query(BinaryTextOrder.checkSQL(table: "t", column: "s")).first?.first?.int64Value == 0)
-        // A column that leads no index is left to the compare: collation too (it sorts ASCII as fast), unread.
-        try connection.execute(sql: "CREATE TABLE v (s VARCHAR, r VARCHAR); CREATE INDEX v_rs ON v (r, s); INSERT INTO v VALUES ('a', 'b')")
+        // The column is read only when the table passes.
         let reads = Mutex(0)
         try connection.createRawFunction(name: BinaryTextOrder.functionName, argumentCount: 1, deterministic: true) { _ in
             reads.withLock { $0 += 1 }
             return .integer(1)
         }
-        #expect(try connection.query(BinaryTextOrder.checkSQL(table: "v", column: "s")).first?.first?.int64Value == 0)
+        #expect(try connection.query(BinaryTextOrder.checkSQL(table: "u", column: "s")).first?.first?.int64Value == 0)
         #expect(reads.withLock { $0 } == 0)
-        #expect(try connection.query(BinaryTextOrder.checkSQL(table: "v", column: "r")).first?.first?.int64Value == 1)
-        #expect(reads.withLock { $0 } == 1)
+        #expect(try connection.query(BinaryTextOrder.checkSQL(table: "t", column: "s")).first?.first?.int64Value == 1)
+        #expect(reads.withLock { $0 } == 4_000)
     }
 }
