@@ -377,7 +377,7 @@ struct FetchedResultsChangeTrackingTests {
 }
 
 /// Did-save notifications collected by an observer.
-private final class SavedNotifications: @unchecked Sendable {
+final class SavedNotifications: @unchecked Sendable {
     private let lock = NSLock()
     private var notifications: [Notification] = []
     func append(_ notification: Notification) { lock.withLock { notifications.append(notification) } }
@@ -459,5 +459,37 @@ private final class DifferenceReplica: NSFetchedResultsControllerDelegate {
     var ids: [NSManagedObjectID] = []
     func controller(_ controller: NSFetchedResultsController<NSManagedObject>, didChangeContentWith diff: CollectionDifference<NSManagedObjectID>) {
         ids = ids.applying(diff) ?? []
+    }
+}
+
+/// `perform(_:)` ends with `processPendingChanges()`, as Apple documents: its changes are announced (and reach a
+/// fetched results controller) when the block returns, without a save or an explicit call.
+struct PerformProcessesPendingChangesTests {
+    @Test func aPerformBlocksChangesAreAnnouncedWhenItReturns() throws {
+        let stack = try ContactsStack([("Ann", "work", 1)])
+        let announced = SavedNotifications()
+        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: stack.context,
+                                                              queue: nil) { announced.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let recorder = ChangeRecorder()
+        let controller = try stack.context.performAndWait {
+            let controller = NSFetchedResultsController(fetchRequest: ContactsStack.byGroupRequest(), managedObjectContext: stack.context,
+                                                        sectionNameKeyPath: "group", cacheName: nil)
+            controller.delegate = recorder
+            try controller.performFetch()
+            return controller
+        }
+        let context = stack.context
+        context.perform {
+            ContactsStack.insert(("Bo", "work", 2), into: context)
+        }
+        // The block ran, and announced its insertion as it returned.
+        context.performAndWait {
+            #expect(announced.all.count == 1)
+            let inserted = announced.all.first?.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject>
+            #expect(inserted?.compactMap { $0.value(forKey: "name") as? String } == ["Bo"])
+            #expect(recorder.take() == [.willChange, .object("Bo", .insert, nil, path(0, 1)), .didChange])
+            #expect(controller.namesBySection == [["Ann", "Bo"]])
+        }
     }
 }
