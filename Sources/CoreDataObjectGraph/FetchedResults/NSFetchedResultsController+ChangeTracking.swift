@@ -89,8 +89,9 @@ extension NSFetchedResultsController: ContextChangeReceiver {
         removeResults(at: removed)
         // In: the changed objects that belong, in order.
         var incoming: [(position: Int, name: String)] = []
+        var namer = SectionNamer(keyPath: sectionNameKeyPath ?? "")
         for (position, object) in changed.enumerated() where members[position] {
-            incoming.append((position, keyed ? Self.sectionName(of: object, keyPath: sectionNameKeyPath!) : ""))
+            incoming.append((position, keyed ? namer.name(of: object) : ""))
         }
         incoming.sort { tracking.ascending(changed[$0.position], changed[$1.position]) }
         var newIndices: [Int?] = Array(repeating: nil, count: changed.count)

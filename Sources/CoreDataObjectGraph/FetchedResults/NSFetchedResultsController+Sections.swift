@@ -32,17 +32,6 @@ extension NSFetchedResultsController {
         return sectionIndexTitle(forSectionName: name)
     }
 
-    /// The section name of `object`: the value at `keyPath` as a string ("" for nil), as Apple's names sections.
-    static func sectionName(of object: NSManagedObject, keyPath: String) -> String {
-        let value = keyPath.contains(".") ? object.value(forKeyPath: keyPath) : object.value(forKey: keyPath)
-        switch value {
-        case nil, is NSNull: return ""
-        case let string as String: return string
-        case let number as NSNumber: return number.stringValue
-        case let value?: return String(describing: value)
-        }
-    }
-
     /// The sections of results named `names` (one section of `count` results when not `keyed`). Throws when a name
     /// comes back after another section began: the objects are not in section order.
     static func sectionRuns(names: [String], count: Int, keyed: Bool) throws -> [SectionRun] {
@@ -71,5 +60,38 @@ extension NSFetchedResultsController {
             if runs[middle].start <= index { low = middle } else { high = middle - 1 }
         }
         return low
+    }
+}
+
+/// Names objects' sections: the value at the key path as text ("" for nil), as Apple names sections. For a plain key
+/// the stored value is compared with the previous object's first, and the previous name reused when they are equal:
+/// results come sorted by section, so each run of a section costs one conversion.
+struct SectionNamer {
+    let keyPath: String
+    private let isPlainKey: Bool
+    private var last: (value: StoredValue, name: String)?
+
+    init(keyPath: String) {
+        self.keyPath = keyPath
+        isPlainKey = !keyPath.contains(".")
+    }
+
+    mutating func name(of object: NSManagedObject) -> String {
+        guard isPlainKey, let slot = object.slots.index(of: keyPath), let value = object.storedValue(at: slot) else {
+            return Self.text(of: object.value(forKeyPath: keyPath))
+        }
+        if let last, last.value == value { return last.name }
+        let name = Self.text(of: object.value(forKey: keyPath))
+        last = (value, name)
+        return name
+    }
+
+    static func text(of value: Any?) -> String {
+        switch value {
+        case nil, is NSNull: return ""
+        case let string as String: return string
+        case let number as NSNumber: return number.stringValue
+        case let value?: return String(describing: value)
+        }
     }
 }

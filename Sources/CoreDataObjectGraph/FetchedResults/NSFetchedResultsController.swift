@@ -138,9 +138,10 @@ open class NSFetchedResultsController<ResultType: NSFetchRequestResult> {
                 start = end
             }
         }
+        var namer = SectionNamer(keyPath: keyPath)
         var names: [String] = []
         names.reserveCapacity(objects.count)
-        for object in objects { names.append(Self.sectionName(of: object, keyPath: keyPath)) }
+        for object in objects { names.append(namer.name(of: object)) }
         return names
     }
 
