@@ -4,6 +4,7 @@ import CoreDataTestSupport
 import Foundation
 import Predicates
 import Testing
+import UndoManagement
 
 /// A fetched results controller's change tracking, as Apple's documentation describes it: with a delegate, the
 /// changes of its context (processed, saved, merged from another context, saved by a child) reach the delegate as
@@ -219,6 +220,52 @@ struct FetchedResultsChangeTrackingTests {
             #expect(recorder.take() == [.willChange, .object("Eve", .delete, path(2, 1), nil), .object("Joy", .insert, nil, path(0, 2)),
                                         .object("Cal", .update, path(1, 0), path(1, 0)), .didChange])
             #expect(controller.namesBySection == [["Bea", "Dan", "Joy"], ["Cal", "Fay"], ["Ann"]])
+        }
+    }
+
+    @Test func aChildThatMergesItsParentsSavesSeesThemInItsController() throws {
+        let stack = try ContactsStack(Self.contacts)
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = stack.context
+        let recorder = ChangeRecorder()
+        let controller = try child.performAndWait {
+            child.automaticallyMergesChangesFromParent = true
+            let controller = NSFetchedResultsController(fetchRequest: ContactsStack.byGroupRequest(), managedObjectContext: child,
+                                                        sectionNameKeyPath: "group", cacheName: nil)
+            controller.delegate = recorder
+            try controller.performFetch()
+            return controller
+        }
+        try stack.context.performAndWait {
+            ContactsStack.insert(("Ace", "friends", 1), into: stack.context)
+            try contact("Fay", in: stack.context).setValue(60, forKey: "rank")
+            try stack.context.save()
+        }
+        child.performAndWait {
+            #expect(recorder.take() == [.willChange, .object("Ace", .insert, nil, path(1, 0)), .object("Fay", .update, path(1, 1), path(1, 2)),
+                                        .didChange])
+            #expect(controller.namesBySection == [["Bea", "Dan"], ["Ace", "Cid", "Fay"], ["Ann", "Eve"]])
+        }
+    }
+
+    @Test func undoAndRedoAreReportedAsTheChangesTheyMake() throws {
+        let stack = try ContactsStack(Self.contacts)
+        try stack.context.performAndWait {
+            stack.context.undoManager = UndoManager()
+            let controller = NSFetchedResultsController(fetchRequest: ContactsStack.byGroupRequest(), managedObjectContext: stack.context,
+                                                        sectionNameKeyPath: "group", cacheName: nil)
+            let recorder = ChangeRecorder()
+            controller.delegate = recorder
+            try controller.performFetch()
+            ContactsStack.insert(("Ida", "school", 1), into: stack.context)
+            stack.context.processPendingChanges()
+            #expect(recorder.take() == [.willChange, .section("school", 2, .insert), .object("Ida", .insert, nil, path(2, 0)), .didChange])
+            stack.context.undo()
+            // The undone insertion's object left the context with its values ("?").
+            #expect(recorder.take() == [.willChange, .section("school", 2, .delete), .object("?", .delete, path(2, 0), nil), .didChange])
+            #expect(controller.sections?.map(\.name) == ["family", "friends", "work"])
+            stack.context.redo()
+            #expect(recorder.take() == [.willChange, .section("school", 2, .insert), .object("Ida", .insert, nil, path(2, 0)), .didChange])
         }
     }
 
