@@ -38,18 +38,23 @@ extension NSFetchedResultsController {
         guard keyed else { return [SectionRun(name: "", start: 0, count: count)] }
         var runs: [SectionRun] = []
         var seen = Set<String>()
-        for (index, name) in names.enumerated() {
-            if let last = runs.last, last.name == name {
-                runs[runs.count - 1].count += 1
-                continue
-            }
-            guard seen.insert(name).inserted else {
-                throw CoreDataError(.coreData, "The fetched object at index \(index) has an out of order section name '\(name)'. "
-                                    + "Objects must be sorted by section name")
-            }
-            runs.append(SectionRun(name: name, start: index, count: 1))
+        var start = 0
+        // Names are compared in place with the run's first (no copy of a run or a name per object).
+        for index in names.indices.dropFirst() where names[index] != names[start] {
+            guard seen.insert(names[start]).inserted else { throw outOfOrder(names[start], at: start) }
+            runs.append(SectionRun(name: names[start], start: start, count: index - start))
+            start = index
+        }
+        if !names.isEmpty {
+            guard seen.insert(names[start]).inserted else { throw outOfOrder(names[start], at: start) }
+            runs.append(SectionRun(name: names[start], start: start, count: names.count - start))
         }
         return runs
+    }
+
+    private static func outOfOrder(_ name: String, at index: Int) -> CoreDataError {
+        CoreDataError(.coreData, "The fetched object at index \(index) has an out of order section name '\(name)'. "
+                      + "Objects must be sorted by section name")
     }
 
     /// The index of the run holding the result at `index` (binary search over the runs' starts).
