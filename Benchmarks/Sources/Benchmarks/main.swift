@@ -16,6 +16,7 @@ let usage = """
       --quick               reduced sizes (under two minutes once built)
       --only SECTION        sections whose name contains SECTION: words, items, batch, count, prefetch, predicates,
                             saves, cascade, import, atomic, memory, browser, migration, inmemory (the in-memory store),
+                            frc (NSFetchedResultsController),
                             cli (the coredata command line against the sqlite3 shell; needs
                             swift build -c release --product coredata)
       --workload TEXT       workloads whose name contains TEXT (within the chosen sections)
@@ -203,6 +204,9 @@ do {
         if onlyWorkload.map({ "mapping model memory".contains($0) }) ?? true {
             migrationMemory = try MigrationMemory.run(factory: stores, objects: sizes.migrationRows)
         }
+    }
+    if wanted("frc") {
+        results += FetchedResults.workloads(store: try stores.wordStore(rows: 100_000), rows: 100_000).filter(wanted).map(runner.run)
     }
     if wanted("inmemory") {
         results += [try InMemoryFetch.workload(rows: 100_000)].filter(wanted).map(runner.run)

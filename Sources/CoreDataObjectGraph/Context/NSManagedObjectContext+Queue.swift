@@ -6,9 +6,13 @@ import UndoManagement
 extension NSManagedObjectContext {
     // MARK: Concurrency
 
-    /// Runs `block` on the context's queue, asynchronously.
+    /// Runs `block` on the context's queue, asynchronously, then `processPendingChanges()`, as Apple's does: the
+    /// block's changes are announced (objects-did-change, fetched results controllers) when it returns.
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async { [self] in
+            block()
+            processPendingChanges()
+        }
     }
 
     /// Runs `block` on the context's queue and waits for it; runs it at once when already on that queue.
