@@ -126,8 +126,9 @@ let package = Package(
         .executableTarget(name: "coredata-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strictSettings),
 
         // A Core Data program written for Apple's platforms (docs/PORTING.md), run and checked by ExampleProgramTests.
+        // Its Notes.xcdatamodeld becomes Notes.momd among its resources, as Xcode compiles it on Apple's platforms.
         .executableTarget(name: "core-data-example", dependencies: ["OpenCoreData"], path: "Examples/NotesExample",
-                          resources: [.copy("Notes.xcdatamodeld")], swiftSettings: strictSettings),
+                          swiftSettings: strictSettings, plugins: ["OpenCoreDataModelCompiler"]),
 
         // A custom atomic store written against the public API only (a guide to NSAtomicStore): a directory of JSON
         // files, one per entity. `coredata` registers it, so `--type jsondirectory` opens one.
