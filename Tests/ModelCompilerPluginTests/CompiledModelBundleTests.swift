@@ -66,6 +66,13 @@ struct CompiledModelBundleTests {
         #expect(tall.first?.value(forKey: "species") == nil)
     }
 
+    /// Apple's other way to the bundle's model: every model in the bundle, merged (here the one, current version).
+    @Test func mergedModelFromTheBundleIsTheCurrentVersion() throws {
+        let model = try #require(NSManagedObjectModel.mergedModel(from: [Bundle.module]))
+        #expect(model.entitiesByName.keys.sorted() == ["Bed", "Plant"])
+        #expect(model.entitiesByName["Plant"]?.attributesByName["species"] != nil)
+    }
+
     @Test func persistentContainerFindsTheCompiledModelByName() throws {
         let container = NSPersistentContainer(name: "Garden")
         #expect(container.managedObjectModel.entitiesByName["Plant"]?.attributesByName["species"] != nil)
