@@ -190,6 +190,16 @@ struct ModelCompilerTests {
         let error = try #require(failure(broken.deletingLastPathComponent(), into: out))
         #expect(error.file == broken.appendingPathComponent("contents").path, "\(error)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
+        // A version with a predicate that does not parse: the error names the version and the property.
+        let odd = directory.appendingPathComponent("Odd.xcdatamodeld/Odd.xcdatamodel")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        try Data("""
+            <model><entity name="A"><attribute name="x" attributeType="String"/>
+            <fetchedProperty name="f"><fetchRequest name="r" entity="A" predicateString="x =="/></fetchedProperty></entity></model>
+            """.utf8).write(to: odd.appendingPathComponent("contents"))
+        let oddError = try #require(failure(odd.deletingLastPathComponent(), into: out))
+        #expect(oddError.file == odd.path && oddError.reason.hasPrefix("cannot be compiled (property A.f: "), "\(oddError)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
         // An already compiled model, and a .momd asked of a single version.
         #expect(failure(directory.appendingPathComponent("Model.momd"), into: out)?.reason == "is already a compiled model")
         let recipes = Fixtures.projectRoot.appendingPathComponent("SampleStores/Recipes/Recipes.xcdatamodeld")

@@ -65,7 +65,8 @@ public enum ModelCompiler {
             do {
                 data = try CompiledModelWriter.archive(version.model)
             } catch {
-                throw ModelError(file: source.path, reason: "version \(version.name) cannot be archived (\(error))")
+                let file = versioned ? source.appendingPathComponent(version.name + ".xcdatamodel") : source
+                throw ModelError(file: file.path, reason: "cannot be compiled (\(error))")
             }
             files.append((version.name + ".mom", data))
         }
