@@ -14,8 +14,11 @@ public enum ModelCompiler {
     /// What compiling wrote: the `.momd` directory or `.mom` file, the versions it holds in version order, and
     /// which of them is current.
     public struct Output: Sendable, Equatable {
+        /// The `.momd` directory or `.mom` file written.
         public var url: URL
+        /// The versions compiled, in version order (one for a `.mom`).
         public var versionNames: [String]
+        /// The version `VersionInfo.plist` names current (the `.xcdatamodeld`'s `.xccurrentversion`).
         public var currentVersionName: String
     }
 
