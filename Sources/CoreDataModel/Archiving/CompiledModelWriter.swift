@@ -13,13 +13,13 @@ public enum CompiledModelWriter {
         return try writer.builder.binaryData()
     }
 
-    /// A property that cannot be archived (a validation or fetch predicate that does not parse), named.
-    public struct PropertyError: Error, CustomStringConvertible {
-        public var entityName: String
-        public var propertyName: String
+    /// A part of the model that cannot be archived (a predicate or expression that does not parse, a composite
+    /// type that is missing), named: `property Recipe.chef`, `entity Recipe`, `fetch request Recent`.
+    public struct ArchivingError: Error, CustomStringConvertible {
+        public var element: String
         public var underlying: any Error
 
-        public var description: String { "property \(entityName).\(propertyName): \(underlying)" }
+        public var description: String { "\(element): \(underlying)" }
     }
 }
 
@@ -37,7 +37,15 @@ private struct ArchiveWriter {
             entityReferences[ObjectIdentifier(entity)] = builder.reserveObject()
             for property in entity.ownProperties { propertyReferences[ObjectIdentifier(property)] = builder.reserveObject() }
         }
-        for entity in model.entities { try define(entity, modelReference: modelReference) }
+        for entity in model.entities {
+            do {
+                try define(entity, modelReference: modelReference)
+            } catch let error as CompiledModelWriter.ArchivingError {
+                throw error
+            } catch {
+                throw CompiledModelWriter.ArchivingError(element: "entity \(entity.name)", underlying: error)
+            }
+        }
         let names = model.entities.map { builder.addString($0.name) }
         let entities = try builder.addDictionary(keys: names, values: model.entities.map { entityReferences[ObjectIdentifier($0)]! },
                                                  className: "NSMutableDictionary")
@@ -50,7 +58,13 @@ private struct ArchiveWriter {
         }
         let configurations = try builder.addDictionary(keys: configurationKeys, values: configurationValues, className: "NSMutableDictionary")
         let templates = model.fetchRequestTemplatesByName.sorted { $0.key < $1.key }
-        let templateValues = try templates.map { try fetchRequestTemplate($0.value, model: model) }
+        let templateValues = try templates.map { name, template in
+            do {
+                return try fetchRequestTemplate(template, model: model)
+            } catch {
+                throw CompiledModelWriter.ArchivingError(element: "fetch request \(name)", underlying: error)
+            }
+        }
         let templateDictionary = templates.isEmpty ? KeyedArchiveBuilder.nullReference
             : try builder.addDictionary(keys: templates.map { builder.addString($0.key) }, values: templateValues, className: "NSMutableDictionary")
         try builder.defineObject(modelReference, className: "NSManagedObjectModel", fields: [
@@ -66,7 +80,7 @@ private struct ArchiveWriter {
             do {
                 try define(property, entityReference: reference)
             } catch {
-                throw CompiledModelWriter.PropertyError(entityName: entity.name, propertyName: property.name, underlying: error)
+                throw CompiledModelWriter.ArchivingError(element: "property \(entity.name).\(property.name)", underlying: error)
             }
         }
         let properties = try builder.addDictionary(
