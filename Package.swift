@@ -19,6 +19,9 @@ let package = Package(
         // The atomic store file codecs, for the benchmark suite's loader workloads.
         .library(name: "AtomicStoreFormats", targets: ["AtomicStoreFormats"]),
         .executable(name: "coredata", targets: ["coredata"]),
+        // Xcode's model compiler for SwiftPM on Linux: `.xcdatamodeld` → `.momd` among a target's resources.
+        .executable(name: "ocd-momc", targets: ["ocd-momc"]),
+        .plugin(name: "OpenCoreDataModelCompiler", targets: ["OpenCoreDataModelCompiler"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -110,6 +113,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // MARK: The model compiler (momc's job) and the build plugin that runs it on a target's models; neither
+        // depends on the terminal modules.
+        .executableTarget(name: "ocd-momc", dependencies: ["CoreDataModel"], swiftSettings: strictSettings),
+        .plugin(name: "OpenCoreDataModelCompiler", capability: .buildTool(), dependencies: ["ocd-momc"]),
+
         // MARK: Fuzzing: the targets (run by the test suite's short runs) and the libFuzzer / long-run executable.
         .target(name: "FuzzTargets",
                 dependencies: ["Predicates", "PropertyListCoding", "CoreDataModel", "CoreDataSQLiteFormat", "SQLiteDatabase", "TerminalText",
@@ -118,8 +126,9 @@ let package = Package(
         .executableTarget(name: "coredata-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strictSettings),
 
         // A Core Data program written for Apple's platforms (docs/PORTING.md), run and checked by ExampleProgramTests.
+        // Its Notes.xcdatamodeld becomes Notes.momd among its resources, as Xcode compiles it on Apple's platforms.
         .executableTarget(name: "core-data-example", dependencies: ["OpenCoreData"], path: "Examples/NotesExample",
-                          resources: [.copy("Notes.xcdatamodeld")], swiftSettings: strictSettings),
+                          swiftSettings: strictSettings, plugins: ["OpenCoreDataModelCompiler"]),
 
         // A custom atomic store written against the public API only (a guide to NSAtomicStore): a directory of JSON
         // files, one per entity. `coredata` registers it, so `--type jsondirectory` opens one.
@@ -148,6 +157,9 @@ let package = Package(
         .testTarget(name: "CoreDataObjectGraphTests", dependencies: ["CoreDataObjectGraph", "CoreDataMacros", "CoreDataModel", "CoreDataSQLiteFormat", "CoreDataTestSupport", "SQLiteDatabase", "PropertyListCoding",
                                                                  "Predicates", "UndoManagement", "KeyValueCoding"], swiftSettings: strictSettings),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings),
+        // A model compiled by the plugin into the test bundle's resources, loaded through `Bundle.module`.
+        .testTarget(name: "ModelCompilerPluginTests", dependencies: ["OpenCoreData"], swiftSettings: strictSettings,
+                    plugins: ["OpenCoreDataModelCompiler"]),
         // The macro's expansions, as text in the test file (swift-syntax's own test support: no other package).
         .testTarget(name: "CoreDataMacrosTests", dependencies: [
             "CoreDataMacrosPlugin",

@@ -99,22 +99,18 @@ enum FuzzBodies {
     }
 
     static func xcdatamodelContents(_ input: [UInt8]) -> FuzzOutcome {
-        do {
+        expecting(ModelError.self) {
             let model = try XcdatamodelReader(file: "fuzz.xcdatamodel/contents").read(Data(input))
             exercise(model)
-            return .accepted
-        } catch {
-            return .rejected  // typed: ModelError
+            try checkCompiles(model)
         }
     }
 
     static func legacyElements(_ input: [UInt8]) -> FuzzOutcome {
-        do {
+        expecting(ModelError.self) {
             let model = try LegacyElementsReader(file: "fuzz.xcdatamodel/elements").read(Data(input))
             exercise(model)
-            return .accepted
-        } catch {
-            return .rejected  // typed: ModelError
+            try checkCompiles(model)
         }
     }
 

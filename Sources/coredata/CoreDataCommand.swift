@@ -15,7 +15,7 @@ struct CoreDataCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [BrowseCommand.self, SchemaCommand.self, QueryCommand.self, CountCommand.self, AggregateCommand.self, PredicateCommand.self,
                       CreateCommand.self, InsertCommand.self, SetCommand.self, DeleteCommand.self, SamplesCommand.self, MigrateCommand.self,
-                      DiffCommand.self, ConvertCommand.self],
+                      DiffCommand.self, ConvertCommand.self, CompileModelCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     static func main() {

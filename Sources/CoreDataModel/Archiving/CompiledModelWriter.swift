@@ -12,21 +12,40 @@ public enum CompiledModelWriter {
         writer.builder.setTopObject(root)
         return try writer.builder.binaryData()
     }
+
+    /// A part of the model that cannot be archived (a predicate or expression that does not parse, a composite
+    /// type that is missing), named: `property Recipe.chef`, `entity Recipe`, `fetch request Recent`.
+    public struct ArchivingError: Error, CustomStringConvertible {
+        public var element: String
+        public var underlying: any Error
+
+        public var description: String { "\(element): \(underlying)" }
+    }
 }
 
 private struct ArchiveWriter {
     var builder = KeyedArchiveBuilder()
     var entityReferences: [ObjectIdentifier: ArchivedObjectReference] = [:]
     var propertyReferences: [ObjectIdentifier: ArchivedObjectReference] = [:]
+    var composites: [String: CompositeDescription] = [:]
 
     mutating func model(_ model: NSManagedObjectModel) throws -> ArchivedObjectReference {
         let modelReference = builder.reserveObject()
+        composites = model.compositesByName
         // Entities and properties refer to each other (and back to the model), so all are reserved first.
         for entity in model.entities {
             entityReferences[ObjectIdentifier(entity)] = builder.reserveObject()
             for property in entity.ownProperties { propertyReferences[ObjectIdentifier(property)] = builder.reserveObject() }
         }
-        for entity in model.entities { try define(entity, modelReference: modelReference) }
+        for entity in model.entities {
+            do {
+                try define(entity, modelReference: modelReference)
+            } catch let error as CompiledModelWriter.ArchivingError {
+                throw error
+            } catch {
+                throw CompiledModelWriter.ArchivingError(element: "entity \(entity.name)", underlying: error)
+            }
+        }
         let names = model.entities.map { builder.addString($0.name) }
         let entities = try builder.addDictionary(keys: names, values: model.entities.map { entityReferences[ObjectIdentifier($0)]! },
                                                  className: "NSMutableDictionary")
@@ -38,16 +57,32 @@ private struct ArchiveWriter {
             configurationValues.append(builder.addArray(memberReferences, className: "NSMutableSet"))
         }
         let configurations = try builder.addDictionary(keys: configurationKeys, values: configurationValues, className: "NSMutableDictionary")
+        let templates = model.fetchRequestTemplatesByName.sorted { $0.key < $1.key }
+        let templateValues = try templates.map { name, template in
+            do {
+                return try fetchRequestTemplate(template, model: model)
+            } catch {
+                throw CompiledModelWriter.ArchivingError(element: "fetch request \(name)", underlying: error)
+            }
+        }
+        let templateDictionary = templates.isEmpty ? KeyedArchiveBuilder.nullReference
+            : try builder.addDictionary(keys: templates.map { builder.addString($0.key) }, values: templateValues, className: "NSMutableDictionary")
         try builder.defineObject(modelReference, className: "NSManagedObjectModel", fields: [
             "NSEntities": entities.uid, "NSVersionIdentifiers": identifiers.uid, "NSConfigurations": configurations.uid,
-            "NSFetchRequestTemplates": KeyedArchiveBuilder.nullReference.uid,
+            "NSFetchRequestTemplates": templateDictionary.uid,
         ])
         return modelReference
     }
 
     mutating func define(_ entity: NSEntityDescription, modelReference: ArchivedObjectReference) throws {
         let reference = entityReferences[ObjectIdentifier(entity)]!
-        for property in entity.ownProperties { try define(property, entityReference: reference) }
+        for property in entity.ownProperties {
+            do {
+                try define(property, entityReference: reference)
+            } catch {
+                throw CompiledModelWriter.ArchivingError(element: "property \(entity.name).\(property.name)", underlying: error)
+            }
+        }
         let properties = try builder.addDictionary(
             keys: entity.ownProperties.map { builder.addString($0.name) },
             values: entity.ownProperties.map { propertyReferences[ObjectIdentifier($0)]! }, className: "NSMutableDictionary")
@@ -58,11 +93,16 @@ private struct ArchiveWriter {
             builder.addArray(names.map { builder.addString($0) })
         }, className: "NSMutableArray")
         let indexes = try builder.addArray(entity.indexes.map { try fetchIndex($0, entityReference: reference) }, className: "NSMutableArray")
+        let compoundIndexes = builder.addArray(entity.compoundIndexes.map { names in
+            builder.addArray(names.map { name in
+                entity.propertiesByName[name].flatMap { propertyReferences[ObjectIdentifier($0)] } ?? builder.addString(name)
+            })
+        }, className: "NSMutableArray")
         var fields: [String: PropertyListValue] = [
             "NSEntityName": builder.addString(entity.name).uid,
             "NSProperties": properties.uid, "NSSubentities": subentities.uid,
             "NSManagedObjectModel": modelReference.uid, "NSUserInfo": try userInfo(entity.userInfo).uid,
-            "NSUniqueTuples": constraints.uid, "NSFetchIndexDescriptions": indexes.uid,
+            "NSUniqueTuples": constraints.uid, "NSFetchIndexDescriptions": indexes.uid, "NSCompoundIndexes": compoundIndexes.uid,
             "NSIsAbstract": .bool(entity.isAbstract),
         ]
         fields["NSClassNameForEntity"] = optionalString(entity.managedObjectClassName)
@@ -116,10 +156,14 @@ private struct ArchiveWriter {
             attributeFields(derived, into: &fields)
             let expression = try NSExpression(parsing: derived.derivationExpressionFormat).expressionNode
             fields["NSDerivationExpression"] = try PredicateArchiving.archive(expression, into: &builder).uid
+            if let filter = derived.filteringPredicateFormat {
+                fields["NSFilteringPredicate"] = try PredicateArchiving.archive(try NSPredicate(parsing: filter).predicateNode, into: &builder).uid
+            }
             fields["NSIsReadOnly"] = .bool(true)
         case let attribute as NSAttributeDescription:
-            className = "NSAttributeDescription"
+            className = attribute.compositeName == nil ? "NSAttributeDescription" : "NSCompositeAttributeDescription"
             attributeFields(attribute, into: &fields)
+            if let name = attribute.compositeName { try compositeFields(name, into: &fields, enclosing: []) }
         case let relationship as NSRelationshipDescription:
             className = "NSRelationshipDescription"
             fields["_NSDestinationEntityName"] = builder.addString(relationship.destinationEntityName).uid
@@ -146,7 +190,7 @@ private struct ArchiveWriter {
             className = "NSPropertyDescription"
         }
         // The reader recognises kinds through `$classes`, as NSKeyedUnarchiver does: list every ancestor.
-        let hierarchy = className == "NSDerivedAttributeDescription"
+        let hierarchy = className == "NSDerivedAttributeDescription" || className == "NSCompositeAttributeDescription"
             ? [className, "NSAttributeDescription", "NSPropertyDescription", "NSObject"]
             : [className, "NSPropertyDescription", "NSObject"]
         try builder.defineObject(reference, className: className, classHierarchy: hierarchy, fields: fields)
@@ -175,18 +219,65 @@ private struct ArchiveWriter {
         }
     }
 
+    /// A composite attribute's elements, inline as Apple's `NSCompositeAttributeDescription.elements` holds them
+    /// (an element of composite type holds its own), and the composite type's name (`_NSCompositeName`), which the
+    /// reader needs to rebuild the model's composite types.
+    mutating func compositeFields(_ name: String, into fields: inout [String: PropertyListValue], enclosing: Set<String>) throws {
+        guard let composite = composites[name] else { throw PropertyListError(reason: "composite type \(name) is not defined in the model") }
+        guard !enclosing.contains(name) else { throw PropertyListError(reason: "composite type \(name) contains itself") }
+        fields["_NSCompositeName"] = builder.addString(name).uid
+        var elements: [ArchivedObjectReference] = []
+        for element in composite.elements {
+            var elementFields: [String: PropertyListValue] = [
+                "NSPropertyName": builder.addString(element.name).uid, "NSAttributeType": .integer(Int64(element.attributeType.rawValue)),
+                "NSIsOptional": .bool(element.isOptional), "_P": .integer(element.isOptional ? 0x3 : 0x1),
+            ]
+            var hierarchy = ["NSAttributeDescription", "NSPropertyDescription", "NSObject"]
+            if let nested = element.compositeName {
+                hierarchy.insert("NSCompositeAttributeDescription", at: 0)
+                try compositeFields(nested, into: &elementFields, enclosing: enclosing.union([name]))
+            }
+            elements.append(builder.addObject(className: hierarchy[0], classHierarchy: hierarchy, fields: elementFields))
+        }
+        fields["NSElements"] = builder.addArray(elements).uid
+    }
+
     mutating func fetchIndex(_ index: NSFetchIndexDescription, entityReference: ArchivedObjectReference) throws -> ArchivedObjectReference {
-        let elements = index.elements.map { element in
-            builder.addObject(className: "NSFetchIndexElementDescription", fields: [
+        let indexReference = builder.reserveObject()
+        let elements = try index.elements.map { element in
+            var fields: [String: PropertyListValue] = [
+                "NSFetchIndexDescription": indexReference.uid,
                 "NSPropertyName": element.propertyName.map { builder.addString($0).uid } ?? KeyedArchiveBuilder.nullReference.uid,
                 "NSFetchIndexElementType": .integer(element.collationType == .rTree ? 1 : 0),
                 "NSAscending": .bool(element.isAscending),
-            ])
+            ]
+            // An element on an expression rather than a property (Xcode's `expression="…"`).
+            if let format = element.expressionFormat {
+                fields["NSExpression"] = try PredicateArchiving.archive(try NSExpression(parsing: format).expressionNode, into: &builder).uid
+            }
+            return builder.addObject(className: "NSFetchIndexElementDescription", fields: fields)
         }
-        return builder.addObject(className: "NSFetchIndexDescription", fields: [
+        try builder.defineObject(indexReference, className: "NSFetchIndexDescription", fields: [
             "NSIndexName": builder.addString(index.name).uid, "NSIndexElements": builder.addArray(elements).uid,
-            "NSEntity": entityReference.uid, "NSPartialIndexPredicate": KeyedArchiveBuilder.nullReference.uid,
+            "NSEntity": entityReference.uid,
+            "NSPartialIndexPredicate": try index.partialIndexPredicateFormat.map {
+                try PredicateArchiving.archive(try NSPredicate(parsing: $0).predicateNode, into: &builder).uid
+            } ?? KeyedArchiveBuilder.nullReference.uid,
         ])
+        return indexReference
+    }
+
+    /// A model's stored fetch request: its entity (by reference, as Apple's archives hold it), predicate and limit.
+    mutating func fetchRequestTemplate(_ template: FetchRequestTemplate, model: NSManagedObjectModel) throws -> ArchivedObjectReference {
+        var fields: [String: PropertyListValue] = ["_NSFetchRequestEntityName": builder.addString(template.entityName).uid]
+        if let entity = model.entitiesByName[template.entityName], let reference = entityReferences[ObjectIdentifier(entity)] {
+            fields["NSEntity"] = reference.uid
+        }
+        if let format = template.predicateFormat {
+            fields["NSPredicate"] = try PredicateArchiving.archive(try NSPredicate(parsing: format).predicateNode, into: &builder).uid
+        }
+        if let limit = template.fetchLimit { fields["NSFetchLimit"] = .integer(Int64(limit)) }
+        return builder.addObject(className: "NSFetchRequest", fields: fields)
     }
 
     mutating func userInfo(_ info: [String: String]) throws -> ArchivedObjectReference {

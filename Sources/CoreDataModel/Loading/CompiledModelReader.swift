@@ -18,8 +18,13 @@ package struct CompiledModelReader {
     package static func loadVersionedDirectory(_ url: URL) throws(ModelError) -> ModelVersionSet {
         let names: [String]
         do {
+            // Version order compares names without the extension, as for a .xcdatamodeld: "Moody" precedes
+            // "Moody 2" (with it, the space sorts before the dot).
             names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".mom") }
-                .sorted { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
+                .sorted {
+                    ($0 as NSString).deletingPathExtension.compare(($1 as NSString).deletingPathExtension, options: [.numeric, .caseInsensitive])
+                        == .orderedAscending
+                }
         } catch {
             throw ModelError(file: url.path, reason: "cannot list the compiled model (\(error.localizedDescription))")
         }
@@ -96,8 +101,23 @@ private struct ModelArchiveDecoder {
                 let request = try object(value, role: "fetch request")
                 model.fetchRequestTemplatesByName[name] = FetchRequestTemplate(
                     name: name, entityName: try fetchRequestEntityName(request) ?? "",
-                    predicateFormat: try request.object(forKey: "NSPredicate").map(ArchivedPredicateDecoding.predicateFormat))
+                    predicateFormat: try request.object(forKey: "NSPredicate").map(ArchivedPredicateDecoding.predicateFormat),
+                    fetchLimit: try request.integer(forKey: "NSFetchLimit").map { Int($0) })
             }
+        }
+        // Composite types are not listed by the model: each composite attribute (and element) holds its type's elements.
+        for composite in try archive.objects(ofClass: "NSCompositeAttributeDescription") {
+            guard let name = try composite.string(forKey: "_NSCompositeName"), model.compositesByName[name] == nil else { continue }
+            let elements = try composite.object(forKey: "NSElements")?.elementObjects() ?? []
+            model.compositesByName[name] = CompositeDescription(name: name, elements: try elements.map { element in
+                let rawType = try element.integer(forKey: "NSAttributeType") ?? 0
+                guard let type = NSAttributeType(rawValue: UInt(clamping: rawType)) else {
+                    throw ModelError(file: file, reason: "composite type \(name) has an element of unknown attribute type \(rawType)")
+                }
+                return CompositeDescription.Element(
+                    name: try element.string(forKey: "NSPropertyName") ?? "", attributeType: type,
+                    isOptional: try element.bool(forKey: "NSIsOptional") ?? false, compositeName: try element.string(forKey: "_NSCompositeName"))
+            })
         }
         model.entities = entities.sorted { $0.name < $1.name }
         try model.link()
@@ -145,6 +165,7 @@ private struct ModelArchiveDecoder {
         let elements = try archived.object(forKey: "NSIndexElements")?.elementObjects().map { element in
             NSFetchIndexElementDescription(
                 propertyName: try element.string(forKey: "NSPropertyName"),
+                expressionFormat: try element.object(forKey: "NSExpression").map(ArchivedPredicateDecoding.expressionFormat),
                 collationType: try element.integer(forKey: "NSFetchIndexElementType") == 1 ? .rTree : .binary,
                 isAscending: try element.bool(forKey: "NSAscending") ?? true)
         } ?? []
@@ -232,6 +253,7 @@ private struct ModelArchiveDecoder {
         }
         attribute.attributeValueClassName = try archived.string(forKey: "NSAttributeValueClassName")
         attribute.valueTransformerName = try archived.string(forKey: "NSValueTransformerName")
+        attribute.compositeName = try archived.string(forKey: "_NSCompositeName")
         let flags = try archived.integer(forKey: "NSFlagsKey") ?? 0
         attribute.allowsExternalBinaryDataStorage = flags & AttributeFlag.externalBinaryData != 0
         attribute.preservesValueInHistoryOnDeletion = flags & AttributeFlag.preserveInHistory != 0
