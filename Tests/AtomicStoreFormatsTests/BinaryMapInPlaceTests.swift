@@ -61,6 +61,33 @@ struct BinaryMapInPlaceTests {
         #expect(try both.tree.get().objects == mixed.objects)
     }
 
+    /// The comparisons above mean something only if the in-place reader takes these nodes itself.
+    @Test("The in-place reader takes every node of plain values and Apple's layout, and declines archived objects")
+    func takesTheUsualNodes() throws {
+        func taken(_ data: Data, model: NSManagedObjectModel) throws -> (taken: Int, entries: Int) {
+            let bytes = Array(data)
+            let header = try BinaryStoreHeader(reading: bytes, file: "map.binary")
+            var path = BinaryStoreMapFlatPath(archive: try FlatKeyedArchive(bytes: Array(bytes[header.mapRange])),
+                                              schema: StoreFileSchema(model: model))
+            let found = path.entries()
+            let entries = try #require(found)
+            var count = 0
+            for entry in entries {
+                if let key = path.key(entry.key), path.object(key, node: entry.node) != nil { count += 1 }
+            }
+            return (count, entries.count)
+        }
+        let plain = try taken(try BinaryStoreFormat.encode(Self.plainContents(count: 40, seed: 9), model: BinaryContainerTests.model),
+                              model: BinaryContainerTests.model)
+        #expect(plain.taken == 40 && plain.entries == 40)
+        let apple = try taken(try BinaryContainerTests.appleLikeFile(), model: BinaryContainerTests.model)
+        #expect(apple.taken == 3 && apple.entries == 3)
+        let model = TestModels.everyType()
+        let mixed = try taken(try BinaryStoreFormat.encode(RandomContents.make(model: model, count: 60, storeType: "Binary", seed: 4),
+                                                           model: model), model: model)
+        #expect(mixed.entries == 60 && mixed.taken < 60)
+    }
+
     @Test("Apple's layout reads the same both ways")
     func appleLayout() throws {
         let (inPlace, tree) = bothReadings(try BinaryContainerTests.appleLikeFile(), model: BinaryContainerTests.model)
