@@ -11,10 +11,17 @@ public enum BinaryStoreFormat {
 
     /// Reads the file's bytes against `model`. `file` names the file in errors.
     public static func decode(_ data: Data, model: NSManagedObjectModel, file: String) throws(StoreFileError) -> StoreFileContents {
+        try decode(data, model: model, file: file, readsMapInPlace: true)
+    }
+
+    /// `decode(_:model:file:)`; with `readsMapInPlace` false, the map is read through the archive's value tree only
+    /// (tests check that both readings agree).
+    static func decode(_ data: Data, model: NSManagedObjectModel, file: String,
+                       readsMapInPlace: Bool) throws(StoreFileError) -> StoreFileContents {
         let bytes = [UInt8](data)
         let header = try BinaryStoreHeader(reading: bytes, file: file)
         let metadata = try readMetadata(bytes, header: header, file: file)
-        let objects = try BinaryStoreMapReader(schema: StoreFileSchema(model: model), file: file)
+        let objects = try BinaryStoreMapReader(schema: StoreFileSchema(model: model), file: file, readsInPlace: readsMapInPlace)
             .objects(in: bytes, range: header.mapRange)
         return StoreFileContents(metadata: metadata, referenceHighWaterMark: max(header.primaryKeyMark, objects.last?.reference ?? 0),
                                  objects: objects)

@@ -8,14 +8,35 @@ import PropertyListCoding
 struct BinaryStoreMapReader {
     let schema: StoreFileSchema
     let file: String
+    /// Whether the map is read in place (`FlatKeyedArchive`) when its shape allows; else through the value tree.
+    var readsInPlace = true
 
     func objects(in bytes: [UInt8], range: Range<Int>) throws(StoreFileError) -> [StoreFileObject] {
-        let archive: KeyedArchive
-        do {
-            archive = try KeyedArchive(bytes: Array(bytes[range]))
-        } catch {
-            throw BinaryStoreFormat.archiveError(error, range: range, name: "map", file: file)
+        let archiveBytes = Array(bytes[range])
+        // The usual file: the archive read in place, node by node; a node in another shape (or an error) goes to the
+        // readers below, over the archive's value tree, which is then built once.
+        if readsInPlace, let flat = try? FlatKeyedArchive(bytes: archiveBytes) {
+            var path = BinaryStoreMapFlatPath(archive: flat, schema: schema)
+            if let entries = path.entries() {
+                var objects: [StoreFileObject] = []
+                objects.reserveCapacity(entries.count)
+                var others: (archive: KeyedArchive, fast: BinaryStoreMapFastPath)?
+                for entry in entries {
+                    if let key = path.key(entry.key), let object = path.object(key, node: entry.node) {
+                        objects.append(object)
+                        continue
+                    }
+                    if others == nil {
+                        let archive = try keyedArchive(archiveBytes, range: range)
+                        others = (archive, BinaryStoreMapFastPath(archive: archive, schema: schema))
+                    }
+                    try objects.append(object(fromMapEntry: (flat.plainValue(ofObject: entry.key), flat.plainValue(ofObject: entry.node)),
+                                              at: objects.count, fast: &others!.fast, in: others!.archive, range: range))
+                }
+                return try checked(objects)
+            }
         }
+        let archive = try keyedArchive(archiveBytes, range: range)
         var objects: [StoreFileObject] = []
         // The usual shapes straight from `$objects`; any node the fast path declines goes through the general
         // reader below, which reports exactly what is wrong.
@@ -23,18 +44,7 @@ struct BinaryStoreMapReader {
         if let entries = fast.entries() {
             objects.reserveCapacity(entries.count)
             for entry in entries {
-                if let key = fast.key(entry.key), let object = fast.object(key, node: entry.node) {
-                    objects.append(object)
-                    continue
-                }
-                do {
-                    let key = try archive.resolve(entry.key), node = try archive.resolve(entry.node)
-                    try objects.append(object(fromMapEntry: (key, node), at: objects.count, in: archive, range: range))
-                } catch let error as StoreFileError {
-                    throw error
-                } catch {
-                    throw BinaryStoreFormat.archiveError(error, range: range, name: "map", file: file)
-                }
+                try objects.append(object(fromMapEntry: entry, at: objects.count, fast: &fast, in: archive, range: range))
             }
             return try checked(objects)
         }
@@ -50,6 +60,30 @@ struct BinaryStoreMapReader {
             try objects.append(object(fromMapEntry: entry, at: position, in: archive, range: range))
         }
         return try checked(objects)
+    }
+
+    private func keyedArchive(_ bytes: [UInt8], range: Range<Int>) throws(StoreFileError) -> KeyedArchive {
+        do {
+            return try KeyedArchive(bytes: bytes)
+        } catch {
+            throw BinaryStoreFormat.archiveError(error, range: range, name: "map", file: file)
+        }
+    }
+
+    /// The object of one `(key, node)` UID pair of the map: by the fast path when it takes the node, else by the
+    /// general reader.
+    private func object(fromMapEntry entry: (key: PropertyListValue, node: PropertyListValue), at position: Int,
+                        fast: inout BinaryStoreMapFastPath, in archive: KeyedArchive,
+                        range: Range<Int>) throws(StoreFileError) -> StoreFileObject {
+        if let key = fast.key(entry.key), let object = fast.object(key, node: entry.node) { return object }
+        do {
+            let key = try archive.resolve(entry.key), node = try archive.resolve(entry.node)
+            return try object(fromMapEntry: (key, node), at: position, in: archive, range: range)
+        } catch let error as StoreFileError {
+            throw error
+        } catch {
+            throw BinaryStoreFormat.archiveError(error, range: range, name: "map", file: file)
+        }
     }
 
     private func checked(_ unsorted: [StoreFileObject]) throws(StoreFileError) -> [StoreFileObject] {

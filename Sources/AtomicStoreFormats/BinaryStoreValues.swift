@@ -8,12 +8,24 @@ enum BinaryStoreValues {
     /// The value `archived` holds for `attribute`; nil for `NSNull` and `$null`. Throws the reason it does not fit.
     static func value(_ archived: ArchivedValue, for attribute: NSAttributeDescription,
                       in archive: KeyedArchive) throws -> AttributeValue? {
-        var object: ArchivedObject?
-        if case .object(let reference) = archived {
-            let resolved = try archive.object(reference)
-            if resolved.isKind(of: "NSNull") { return nil }
-            object = resolved
+        guard case .object(let reference) = archived else { return try value(archived, for: attribute, object: nil) }
+        let resolved = try archive.object(reference)
+        if resolved.isKind(of: "NSNull") { return nil }
+        return try value(archived, for: attribute, object: resolved)
+    }
+
+    /// The value a plain archived value (a string, number or data, not an archived object) holds for `attribute`, as
+    /// `value(_:for:in:)` reads it; nil for `$null`. For readers that have no `KeyedArchive` (`FlatKeyedArchive`).
+    static func plainValue(_ archived: ArchivedValue, for attribute: NSAttributeDescription) throws -> AttributeValue? {
+        if case .object = archived {
+            throw BinaryValueProblem(reason: "attribute \(attribute.name): an archived object needs its archive")
         }
+        return try value(archived, for: attribute, object: nil)
+    }
+
+    /// `archived` for `attribute`, where `object` is the archived object `archived` refers to (nil for plain values).
+    private static func value(_ archived: ArchivedValue, for attribute: NSAttributeDescription,
+                              object: ArchivedObject?) throws -> AttributeValue? {
         if archived.isNull { return nil }
         func mismatch() -> BinaryValueProblem {
             BinaryValueProblem(reason: "attribute \(attribute.name) (\(attribute.attributeType.xcodeName)) cannot hold "
@@ -45,7 +57,7 @@ enum BinaryStoreValues {
         case .transformableAttributeType:
             if let bytes = archived.dataValue { return .data(bytes) }
             // Apple keeps the value object itself: it becomes the keyed archive the default transformer makes.
-            if let object { return .data(try BinaryStoreArchivedObjects.standaloneArchive(of: object.reference, in: archive)) }
+            if let object { return .data(try BinaryStoreArchivedObjects.standaloneArchive(of: object.reference, in: object.archive)) }
         case .UUIDAttributeType:
             if let object, object.isKind(of: "NSUUID") { return .uuid(try object.uuidValue()) }
         case .URIAttributeType:

@@ -38,7 +38,7 @@ struct BinaryPropertyListDecoder {
         inProgress = Array(repeating: false, count: trailer.objectCount)
     }
 
-    private static func readTrailer(_ bytes: [UInt8]) throws -> BinaryPropertyListTrailer {
+    static func readTrailer(_ bytes: [UInt8]) throws -> BinaryPropertyListTrailer {
         let start = bytes.count - BinaryPropertyListTrailer.size
         let offsetIntegerSize = Int(bytes[start + 6])
         let objectReferenceSize = Int(bytes[start + 7])

@@ -205,9 +205,17 @@ extension NSAtomicStore {
             }
             return low < references.count && references[low] == reference ? nodes[low] : nil
         }
-        // The codecs checked that every destination exists, so every reference has its node now.
+        // The codecs checked that every destination exists, so every reference has its node now. Each entity's
+        // relationships are looked up once (`relationshipsByName` builds a dictionary at every call).
+        var relationshipsByEntity: [ObjectIdentifier: [String: NSRelationshipDescription]] = [:]
         for (object, node) in zip(objects, nodes) where !object.relationships.isEmpty {
-            let relationships = object.entity.relationshipsByName
+            let relationships: [String: NSRelationshipDescription]
+            if let known = relationshipsByEntity[ObjectIdentifier(object.entity)] {
+                relationships = known
+            } else {
+                relationships = object.entity.relationshipsByName
+                relationshipsByEntity[ObjectIdentifier(object.entity)] = relationships
+            }
             for (name, destinationReferences) in object.relationships {
                 guard let relationship = relationships[name] else { continue }
                 if !relationship.isToMany {
