@@ -14,7 +14,7 @@ struct LegacyElementsFixtureTests {
 
     @Test func bookEntityIsDecoded() throws {
         let model = try ModelLoader.loadModel(at: try Fixtures.copy(Self.elementsFixture))
-        #expect(model.entities.map(\.name) == ["Book"])
+        #expect(model.entities.map(\.entityName) == ["Book"])
         let book = try #require(model.entitiesByName["Book"])
         #expect(book.managedObjectClassName == "Book")
         #expect(!book.isAbstract)
@@ -187,7 +187,7 @@ enum ArchiveEditing {
 struct LegacyElementsBuiltArchiveTests {
     @Test func relationshipsInheritanceAndConfigurationsAreDecoded() throws {
         let model = try LegacyElementsReader(file: "Library.xcdatamodel/elements").read(try Self.libraryArchive())
-        #expect(model.entities.map(\.name) == ["Book", "Item", "Shelf"])
+        #expect(model.entities.map(\.entityName) == ["Book", "Item", "Shelf"])
         #expect(model.versionIdentifiers == ["1.0"])
         #expect(model.configurationsByName == ["Public": ["Book", "Shelf"]])
 
@@ -195,7 +195,7 @@ struct LegacyElementsBuiltArchiveTests {
         let book = try #require(model.entitiesByName["Book"])
         let shelf = try #require(model.entitiesByName["Shelf"])
         #expect(item.isAbstract && !book.isAbstract)
-        #expect(book.superentity === item && item.subentities.map(\.name) == ["Book"])
+        #expect(book.superentity === item && item.subentities.map(\.entityName) == ["Book"])
         #expect(book.versionHashModifier == "v2")
 
         // An optional to-one keeps the minCount 1 old Xcode stored (§10.3); its maxCount is 1 whatever was stored.

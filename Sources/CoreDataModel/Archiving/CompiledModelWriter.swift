@@ -27,7 +27,7 @@ private struct ArchiveWriter {
             for property in entity.ownProperties { propertyReferences[ObjectIdentifier(property)] = builder.reserveObject() }
         }
         for entity in model.entities { try define(entity, modelReference: modelReference) }
-        let names = model.entities.map { builder.addString($0.name) }
+        let names = model.entities.map { builder.addString($0.entityName) }
         let entities = try builder.addDictionary(keys: names, values: model.entities.map { entityReferences[ObjectIdentifier($0)]! },
                                                  className: "NSMutableDictionary")
         let identifiers = builder.addArray(model.versionIdentifiers.map { builder.addString($0) }, className: "NSSet")
@@ -52,14 +52,14 @@ private struct ArchiveWriter {
             keys: entity.ownProperties.map { builder.addString($0.name) },
             values: entity.ownProperties.map { propertyReferences[ObjectIdentifier($0)]! }, className: "NSMutableDictionary")
         let subentities = try builder.addDictionary(
-            keys: entity.subentities.map { builder.addString($0.name) },
+            keys: entity.subentities.map { builder.addString($0.entityName) },
             values: entity.subentities.map { entityReferences[ObjectIdentifier($0)]! }, className: "NSMutableDictionary")
         let constraints = builder.addArray(entity.uniquenessConstraints.map { names in
             builder.addArray(names.map { builder.addString($0) })
         }, className: "NSMutableArray")
         let indexes = try builder.addArray(entity.indexes.map { try fetchIndex($0, entityReference: reference) }, className: "NSMutableArray")
         var fields: [String: PropertyListValue] = [
-            "NSEntityName": builder.addString(entity.name).uid,
+            "NSEntityName": builder.addString(entity.entityName).uid,
             "NSProperties": properties.uid, "NSSubentities": subentities.uid,
             "NSManagedObjectModel": modelReference.uid, "NSUserInfo": try userInfo(entity.userInfo).uid,
             "NSUniqueTuples": constraints.uid, "NSFetchIndexDescriptions": indexes.uid,
@@ -67,7 +67,7 @@ private struct ArchiveWriter {
         ]
         fields["NSClassNameForEntity"] = optionalString(entity.managedObjectClassName)
         fields["NSVersionHashModifier"] = optionalString(entity.versionHashModifier)
-        fields["NSRenamingIdentifier"] = optionalString(entity.renamingIdentifier ?? entity.name)
+        fields["NSRenamingIdentifier"] = optionalString(entity.renamingIdentifier ?? entity.entityName)
         fields["NSSuperentity"] = entity.superentity.flatMap { entityReferences[ObjectIdentifier($0)] }?.uid ?? KeyedArchiveBuilder.nullReference.uid
         try builder.defineObject(reference, className: "NSEntityDescription", fields: fields)
     }

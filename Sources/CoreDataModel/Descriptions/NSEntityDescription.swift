@@ -3,9 +3,19 @@ import Synchronization
 
 /// An entity of a managed object model: its properties, its place in an inheritance tree, and its constraints.
 open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
-    public var name: String {
-        didSet { Self.propertiesDidChange() }
+    /// The entity's name; nil only for an entity made with `init()` whose name is not set yet (Apple's `String?`).
+    public var name: String? {
+        get { hasName ? entityName : nil }
+        set {
+            entityName = newValue ?? ""
+            hasName = newValue != nil
+            Self.propertiesDidChange()
+        }
     }
+    /// The name as the library reads it: an entity in a model always has one (`""` while `name` is nil). Stored, not
+    /// derived from `name`, so the many reads on fetch and save paths stay a plain load.
+    package private(set) var entityName: String
+    private var hasName: Bool
     /// The class that represents the entity's objects (Xcode's `representedClassName`).
     public var managedObjectClassName: String?
     public var isAbstract: Bool = false
@@ -45,8 +55,16 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     private let cachedTreeToken = Atomic<UInt>(0)
 
     public init(name: String) {
-        self.name = name
+        entityName = name
+        hasName = true
         referenceTarget = EntityReferenceTarget(self)
+    }
+
+    /// An entity with no name (`name` reads nil) and no properties yet, as Apple's `init()` makes one: set `name`,
+    /// `properties`, … before adding it to a model.
+    public convenience init() {
+        self.init(name: "")
+        hasName = false
     }
 
     /// Appends a property declared by this entity.
@@ -147,7 +165,7 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// The SHA-256 version hash Core Data computes for this entity; it is what a store's metadata records.
     public var versionHash: Data { Data(VersionHashing.hash(of: self)) }
 
-    public var description: String { "NSEntityDescription(\(name))" }
+    public var description: String { "NSEntityDescription(\(entityName))" }
 
     /// Links the resolved parent; `superentityName` stays as declared so linking can run again.
     package func linkSuperentity(_ parent: NSEntityDescription?) {
@@ -167,7 +185,7 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
 package enum EntityOrdering {
     /// Subentities are walked in `caseInsensitiveCompare:` order, ties broken by code points so it is total.
     package static func subentityPrecedes(_ lhs: NSEntityDescription, _ rhs: NSEntityDescription) -> Bool {
-        namePrecedes(lhs.name, rhs.name)
+        namePrecedes(lhs.entityName, rhs.entityName)
     }
 
     package static func namePrecedes(_ lhs: String, _ rhs: String) -> Bool {

@@ -99,7 +99,7 @@ private struct ModelArchiveDecoder {
                     predicateFormat: try request.object(forKey: "NSPredicate").map(ArchivedPredicateDecoding.predicateFormat))
             }
         }
-        model.entities = entities.sorted { $0.name < $1.name }
+        model.entities = entities.sorted { $0.entityName < $1.entityName }
         try model.link()
         return model
     }

@@ -83,7 +83,7 @@ package struct XcdatamodelReader {
         }
         var names = Set<String>()
         for property in entity.ownProperties where !names.insert(property.name).inserted {
-            throw error(at: element, "entity \(entity.name) declares the property \(property.name) twice")
+            throw error(at: element, "entity \(entity.entityName) declares the property \(property.name) twice")
         }
         return entity
     }

@@ -9,7 +9,7 @@ extension DictionaryShape {
             case let name as String:
                 if let property = entity.propertiesByName[name] { return .property(property) }
                 if name.contains(".") { return .keyPath(name: name, path: name) }
-                throw CoreDataError(.persistentStoreOperation, "\(role) names \"\(name)\", which \(entity.name) does not have")
+                throw CoreDataError(.persistentStoreOperation, "\(role) names \"\(name)\", which \(entity.entityName) does not have")
             case let property as NSPropertyDescription:
                 return .property(property)
             case let description as NSExpressionDescription:
