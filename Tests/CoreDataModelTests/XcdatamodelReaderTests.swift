@@ -44,7 +44,7 @@ struct XcdatamodelReaderTests {
         #expect(expensive.propertiesByName["maker"] != nil, "inherited attribute")
         let speed = try #require(car.attributesByName["currentDrivingSpeed"])
         #expect(speed.isTransient && speed.attributeType == .integer64AttributeType)
-        #expect(speed.defaultValue == .integer(0))
+        #expect(speed.attributeDefault == .integer(0))
         let color = try #require(car.attributesByName["color"])
         #expect(color.valueTransformerName == "ColorTransformer")
         #expect(color.attributeValueClassName == "Color")

@@ -160,7 +160,7 @@ private struct ArchiveWriter {
         if attribute.allowsExternalBinaryDataStorage { flags |= 0x4 }
         if attribute.preservesValueInHistoryOnDeletion { flags |= 0x10 }
         fields["NSFlagsKey"] = .integer(flags)
-        switch attribute.defaultValue {
+        switch attribute.attributeDefault {
         case nil: fields["NSDefaultValue"] = KeyedArchiveBuilder.nullReference.uid
         case .integer(let v)?: fields["NSDefaultValue"] = .integer(v)
         case .double(let v)?: fields["NSDefaultValue"] = .real(v)

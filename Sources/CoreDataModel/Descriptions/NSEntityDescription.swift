@@ -9,6 +9,8 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
         set {
             entityName = newValue ?? ""
             hasName = newValue != nil
+            // Subentities name their parent, and the model links them by that name.
+            for child in linkedSubentities { child.superentityName = entityName }
             Self.propertiesDidChange()
         }
     }
@@ -16,8 +18,9 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// derived from `name`, so the many reads on fetch and save paths stay a plain load.
     package private(set) var entityName: String
     private var hasName: Bool
-    /// The class that represents the entity's objects (Xcode's `representedClassName`).
-    public var managedObjectClassName: String?
+    /// The class that represents the entity's objects (Xcode's `representedClassName`); implicitly unwrapped as
+    /// Apple's, so `let name: String = entity.managedObjectClassName` compiles (it reads nil when the model names none).
+    public var managedObjectClassName: String!
     public var isAbstract: Bool = false
     public internal(set) var superentity: NSEntityDescription? {
         get { superentityReference.entity }
@@ -27,8 +30,28 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
         }
     }
     private var superentityReference = WeakEntityReference(nil)
-    /// The direct subentities, in the order the model declares them.
-    public internal(set) var subentities: [NSEntityDescription] = []
+    /// The direct subentities, in the order the model declares them. Setting them makes this entity their parent, as
+    /// Apple's setter does (the way a model built in code declares inheritance: `superentity` is read-only).
+    public var subentities: [NSEntityDescription] {
+        get { linkedSubentities }
+        set {
+            for old in linkedSubentities where old.superentity === self && !newValue.contains(where: { $0 === old }) {
+                old.superentityName = nil
+                old.superentity = nil
+            }
+            for child in newValue {
+                child.superentityName = entityName
+                child.superentity = self
+            }
+            linkedSubentities = newValue
+        }
+    }
+    private var linkedSubentities: [NSEntityDescription] = []
+
+    /// The direct subentities by name (Apple's `subentitiesByName`).
+    public var subentitiesByName: [String: NSEntityDescription] {
+        Dictionary(linkedSubentities.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
+    }
     /// The parent entity's name, kept so that a model can be built before it is linked.
     public var superentityName: String?
     /// The properties this entity declares itself (not inherited ones), in declaration order.
@@ -122,6 +145,9 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
             }
     }
 
+    /// Whether this entity is `entity` or one of its descendants (Apple's spelling, `isKindOf(entity:)`).
+    public func isKindOf(entity: NSEntityDescription) -> Bool { isKind(of: entity) }
+
     /// Whether this entity is `entity` or one of its descendants.
     public func isKind(of entity: NSEntityDescription) -> Bool {
         var current: NSEntityDescription? = self
@@ -173,7 +199,7 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     }
 
     package func setSubentities(_ children: [NSEntityDescription]) {
-        subentities = children
+        linkedSubentities = children
     }
 
     package func setModel(_ model: NSManagedObjectModel?) {

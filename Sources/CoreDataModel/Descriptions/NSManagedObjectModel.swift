@@ -42,6 +42,11 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
         return members.compactMap { byName[$0] }
     }
 
+    /// Makes `entities` (entities of this model) the members of the configuration `name`, as Apple's method does.
+    public func setEntities(_ entities: [NSEntityDescription], forConfigurationName name: String) {
+        configurationsByName[name] = entities.map(\.entityName)
+    }
+
     /// Each entity's version hash, by entity name: what a compatible store's `NSStoreModelVersionHashes` holds.
     public var entityVersionHashesByName: [String: Data] {
         Dictionary(entities.map { ($0.entityName, $0.versionHash) }, uniquingKeysWith: { first, _ in first })

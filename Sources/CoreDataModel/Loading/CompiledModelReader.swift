@@ -236,7 +236,7 @@ private struct ModelArchiveDecoder {
         attribute.allowsExternalBinaryDataStorage = flags & AttributeFlag.externalBinaryData != 0
         attribute.preservesValueInHistoryOnDeletion = flags & AttributeFlag.preserveInHistory != 0
         if let value = try archived.value(forKey: "NSDefaultValue") {
-            attribute.defaultValue = try defaultValue(value, type: type, attribute: name)
+            attribute.attributeDefault = try defaultValue(value, type: type, attribute: name)
         }
         return attribute
     }

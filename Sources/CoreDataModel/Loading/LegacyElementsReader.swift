@@ -219,7 +219,7 @@ private struct LegacyModelDecoder {
         // Blank default fields are stored as empty strings, which means "no default" (string() drops them).
         if let text = try settings.string("XD_PAttK_defaultValueAsString") {
             do {
-                attribute.defaultValue = try AttributeValue(parsing: text, as: type)
+                attribute.attributeDefault = try AttributeValue(parsing: text, as: type)
             } catch {
                 throw ModelError(file: file, reason: "attribute \(entity).\(name) has an invalid default value: \(error.description)")
             }

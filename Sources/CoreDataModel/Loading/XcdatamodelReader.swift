@@ -122,9 +122,9 @@ package struct XcdatamodelReader {
         attribute.compositeName = element["composite"]
         do {
             if let interval = element["defaultDateTimeInterval"] {
-                attribute.defaultValue = try AttributeValue(parsing: interval, as: .dateAttributeType)
+                attribute.attributeDefault = try AttributeValue(parsing: interval, as: .dateAttributeType)
             } else if let text = element["defaultValueString"] {
-                attribute.defaultValue = try AttributeValue(parsing: text, as: type)
+                attribute.attributeDefault = try AttributeValue(parsing: text, as: type)
             }
         } catch {
             throw self.error(at: element, "invalid default value: \(error.description)")

@@ -46,7 +46,7 @@ extension NSManagedObject {
         }
         // A transient attribute reads its model default until it is set (again after the object was refreshed).
         if let value = transientValues[key] { return ManagedValueConversion.flattened(value) }
-        guard let defaultValue = (property as? NSAttributeDescription)?.defaultValue else { return nil }
+        guard let defaultValue = (property as? NSAttributeDescription)?.attributeDefault else { return nil }
         return bridged ? defaultValue.objectValue : defaultValue.anyValue
     }
 

@@ -330,7 +330,7 @@ public struct SQLiteMigrationPlanner {
                 let needsValue = from == nil || (from?.isOptional == true && !attribute.isOptional)
                 guard needsValue else { continue }
                 let list = numbers.map(String.init).joined(separator: ", ")
-                if let value = attribute.defaultValue, let literal = SQLLiteral.render(value) {
+                if let value = attribute.attributeDefault, let literal = SQLLiteral.render(value) {
                     post.append("UPDATE \(table.name) SET \(column.name) = \(literal) WHERE \(column.name) IS NULL AND Z_ENT IN (\(list))")
                 } else if !attribute.isOptional {
                     checks.append(.init(table: table.name, column: column.name, entityNumbers: numbers,

@@ -87,7 +87,7 @@ enum SchemaReportBuilder {
         return SchemaReport.Attribute(
             name: attribute.name, type: attribute.attributeType.xcodeName, isOptional: attribute.isOptional,
             isTransient: attribute.isTransient, isDerived: derived != nil,
-            derivation: derived?.derivationExpressionFormat, defaultValue: attribute.defaultValue?.displayString,
+            derivation: derived?.derivationExpressionFormat, defaultValue: attribute.attributeDefault?.displayString,
             valueTransformerName: attribute.valueTransformerName, valueClassName: attribute.attributeValueClassName,
             allowsExternalBinaryDataStorage: attribute.allowsExternalBinaryDataStorage,
             validation: attribute.validationRules.map(\.predicateFormat),

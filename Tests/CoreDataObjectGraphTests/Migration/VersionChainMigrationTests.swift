@@ -146,7 +146,7 @@ final class VersionChainMigrationTests: XCTestCase {
                     let expected = entity.relationshipsByName[name] != nil ? (translate(old) ?? "nil") : old
                     XCTAssertEqual(value, expected, "\(label): \(newKey).\(name) (from \(source))")
                 } else if propertyMapping.sourcePropertyName == nil, let attribute = entity.attributesByName[name] {
-                    XCTAssertEqual(value, attribute.defaultValue.map { "\($0.anyValue)" } ?? "nil", "\(label): new \(newKey).\(name)")
+                    XCTAssertEqual(value, attribute.attributeDefault.map { "\($0.anyValue)" } ?? "nil", "\(label): new \(newKey).\(name)")
                 }
             }
         }
