@@ -51,7 +51,7 @@ public final class JSONDirectoryStore: NSAtomicStore, @unchecked Sendable {
         var nodes: [String: NSAtomicStoreCacheNode] = [:]
         var pending: [(node: NSAtomicStoreCacheNode, record: [String: Any], file: String)] = []
         for entity in model.entities where !entity.isAbstract {
-            let file = directory.appendingPathComponent("\(entity.name).json")
+            let file = directory.appendingPathComponent("\(entity.name!).json")
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
             for record in try Self.records(in: file) {
                 guard let ref = record["ref"] as? String else { throw failure("\(file.path): an object has no \"ref\" string") }
@@ -90,7 +90,7 @@ public final class JSONDirectoryStore: NSAtomicStore, @unchecked Sendable {
 
     public override func newReferenceObject(for managedObject: NSManagedObject) -> Any {
         lastNumber += 1
-        return "\(managedObject.entity.name)-\(lastNumber)"
+        return "\(managedObject.entity.name!)-\(lastNumber)"
     }
 
     public override func newCacheNode(for managedObject: NSManagedObject) -> NSAtomicStoreCacheNode {
@@ -108,16 +108,16 @@ public final class JSONDirectoryStore: NSAtomicStore, @unchecked Sendable {
     public override func save() throws {
         guard let directory = url else { throw failure("a JSON directory store needs a directory URL") }
         var byEntity: [String: [NSAtomicStoreCacheNode]] = [:]
-        for node in cacheNodes() { byEntity[node.objectID.entity.name, default: []].append(node) }
+        for node in cacheNodes() { byEntity[node.objectID.entity.name!, default: []].append(node) }
         for entity in persistentStoreCoordinator!.managedObjectModel.entities where !entity.isAbstract {
-            let file = directory.appendingPathComponent("\(entity.name).json")
-            let nodes = (byEntity[entity.name] ?? []).sorted { Self.order(reference(of: $0), reference(of: $1)) }
+            let file = directory.appendingPathComponent("\(entity.name!).json")
+            let nodes = (byEntity[entity.name!] ?? []).sorted { Self.order(reference(of: $0), reference(of: $1)) }
             if nodes.isEmpty {
                 if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
                 continue
             }
             let records = nodes.map { record(of: $0) }
-            try writeAtomically(try Self.json(["entity": entity.name, "objects": records]), to: file)
+            try writeAtomically(try Self.json(["entity": entity.name!, "objects": records]), to: file)
         }
         try writeAtomically(try Self.json(Self.jsonMetadata(metadata)), to: directory.appendingPathComponent("metadata.json"))
     }

@@ -130,7 +130,7 @@ struct BinaryStoreMapReader {
         var object = StoreFileObject(entity: entity, reference: key)
         let values = try node.object(forKey: "NSAttributeValues")?.elements() ?? []
         guard values.count == plan.attributes.count else {
-            throw failure("\(entity.name) has \(plan.attributes.count) stored attributes, but the map node holds "
+            throw failure("\(entity.entityName) has \(plan.attributes.count) stored attributes, but the map node holds "
                           + "\(values.count) values")
         }
         for (attribute, archived) in zip(plan.attributes, values) {
@@ -139,13 +139,13 @@ struct BinaryStoreMapReader {
                     object.attributes[attribute.name] = value
                 }
             } catch let problem as BinaryValueProblem {
-                throw failure("\(entity.name): \(problem.reason)")
+                throw failure("\(entity.entityName): \(problem.reason)")
             }
         }
         if let related = try node.object(forKey: "NSRelatedNodes") {
             for (name, destinations) in try related.stringKeyedEntries() {
                 guard let relationship = plan.relationship(folded: name) else {
-                    throw failure("\(entity.name) has no stored relationship \(name.prefix(80).debugDescription)")
+                    throw failure("\(entity.entityName) has no stored relationship \(name.prefix(80).debugDescription)")
                 }
                 let keys: [ArchivedValue]
                 switch destinations {

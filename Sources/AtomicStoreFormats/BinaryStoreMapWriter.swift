@@ -42,7 +42,7 @@ struct BinaryStoreMapWriter {
                       null: ArchivedObjectReference) throws -> ArchivedObjectReference {
         let plan = schema.plan(for: object.entity)
         let node = builder.reserveObject()
-        let name = builder.addString(object.entity.name)
+        let name = builder.addString(object.entity.entityName)
         var values: [ArchivedObjectReference] = []
         values.reserveCapacity(plan.attributes.count)
         for attribute in plan.attributes {

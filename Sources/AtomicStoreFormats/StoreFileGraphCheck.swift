@@ -23,22 +23,22 @@ struct StoreFileGraphCheck {
                 throw failure(index, nil, "object \(spell(object.reference)) has a reference below 1")
             }
             if index > 0 && objects[index - 1].reference == object.reference {
-                throw failure(index, nil, "object \(spell(object.reference)) appears twice (as a \(objects[index - 1].entity.name) "
-                              + "and as a \(object.entity.name))")
+                throw failure(index, nil, "object \(spell(object.reference)) appears twice (as a \(objects[index - 1].entity.entityName) "
+                              + "and as a \(object.entity.entityName))")
             }
             references.append(object.reference)
             guard !object.entity.isAbstract else {
-                throw failure(index, nil, "object \(spell(object.reference)) is of the abstract entity \(object.entity.name)")
+                throw failure(index, nil, "object \(spell(object.reference)) is of the abstract entity \(object.entity.entityName)")
             }
             let plan = lastPlan?.entity === object.entity ? lastPlan! : schema.plan(for: object.entity)
             lastPlan = plan
             for (name, value) in object.attributes {
                 guard let attribute = plan.attributesByName[name] else {
-                    throw failure(index, nil, "object \(spell(object.reference)) (\(object.entity.name)) has a value for "
+                    throw failure(index, nil, "object \(spell(object.reference)) (\(object.entity.entityName)) has a value for "
                                   + "\(name), which is not a stored attribute of the entity")
                 }
                 if let problem = StoreFileValueCheck.problem(with: value, for: attribute) {
-                    throw failure(index, nil, "object \(spell(object.reference)) (\(object.entity.name)): \(problem)")
+                    throw failure(index, nil, "object \(spell(object.reference)) (\(object.entity.entityName)): \(problem)")
                 }
             }
         }
@@ -64,7 +64,7 @@ struct StoreFileGraphCheck {
     private func checkRelationship(_ name: String, _ destinations: [Int64], of object: StoreFileObject, at index: Int,
                                    plan: StoreFileSchema.EntityPlan, objects: [StoreFileObject],
                                    references: [Int64]) throws(StoreFileError) {
-        let owner = "object \(spell(object.reference)) (\(object.entity.name))"
+        let owner = "object \(spell(object.reference)) (\(object.entity.entityName))"
         guard let relationship = plan.relationshipsByName[name] else {
             throw failure(index, name, "\(owner) names \(name), which is not a stored relationship of the entity")
         }
@@ -85,7 +85,7 @@ struct StoreFileGraphCheck {
             }
             if let wanted = relationship.destinationEntity, !destinationEntity.isKind(of: wanted) {
                 throw failure(index, name, "\(owner): relationship \(name) refers to \(spell(destination)), a "
-                              + "\(destinationEntity.name), not a \(wanted.name)")
+                              + "\(destinationEntity.entityName), not a \(wanted.entityName)")
             }
         }
     }

@@ -59,7 +59,7 @@ final class StoreFileSchema {
     init(model: NSManagedObjectModel) {
         self.model = model
         entitiesByName = model.entitiesByName
-        foldedEntities = Dictionary(grouping: model.entities, by: { StoreFileSchema.fold($0.name) })
+        foldedEntities = Dictionary(grouping: model.entities, by: { StoreFileSchema.fold($0.entityName) })
     }
 
     /// Case folding as the XML store needs it: names compare without regard to case. Upper-casing first makes a

@@ -112,37 +112,37 @@ struct XMLStoreDecoder {
         var object = StoreFileObject(entity: entity, reference: reference)
         for attribute in raw.attributes {
             guard let description = plan.attribute(folded: attribute.name) else {
-                throw failure(attribute.position, "object \(raw.id) (\(entity.name)) has attribute "
+                throw failure(attribute.position, "object \(raw.id) (\(entity.entityName)) has attribute "
                               + "\(attribute.name.prefix(80).debugDescription), \(unknown(attribute.name, plan))")
             }
             guard XMLStoreValueText.typeName(attribute.type, fits: description.attributeType) else {
-                throw failure(attribute.position, "object \(raw.id) (\(entity.name)): attribute \(description.name) is "
+                throw failure(attribute.position, "object \(raw.id) (\(entity.entityName)): attribute \(description.name) is "
                               + "\(description.attributeType.xcodeName) in the model, but the file gives type "
                               + "\(attribute.type.prefix(40).debugDescription)")
             }
             guard object.attributes[description.name] == nil else {
-                throw failure(attribute.position, "object \(raw.id) (\(entity.name)) has attribute \(description.name) twice")
+                throw failure(attribute.position, "object \(raw.id) (\(entity.entityName)) has attribute \(description.name) twice")
             }
             do {
                 object.attributes[description.name] = try XMLStoreValueText.value(from: attribute.text, for: description)
             } catch {
-                throw failure(attribute.position, "object \(raw.id) (\(entity.name)): \(error.reason)")
+                throw failure(attribute.position, "object \(raw.id) (\(entity.entityName)): \(error.reason)")
             }
         }
         for relationship in raw.relationships {
             guard let description = plan.relationship(folded: relationship.name) else {
-                throw failure(relationship.position, "object \(raw.id) (\(entity.name)) has relationship "
+                throw failure(relationship.position, "object \(raw.id) (\(entity.entityName)) has relationship "
                               + "\(relationship.name.prefix(80).debugDescription), \(unknown(relationship.name, plan))")
             }
             guard object.relationships[description.name] == nil else {
-                throw failure(relationship.position, "object \(raw.id) (\(entity.name)) has relationship \(description.name) twice")
+                throw failure(relationship.position, "object \(raw.id) (\(entity.entityName)) has relationship \(description.name) twice")
             }
             guard !relationship.idrefs.isEmpty else { continue }
             var destinations: [Int64] = []
             destinations.reserveCapacity(relationship.idrefs.count)
             for idref in relationship.idrefs {
                 guard let destination = Self.reference(idref) else {
-                    throw failure(relationship.position, "object \(raw.id) (\(entity.name)): relationship \(description.name) "
+                    throw failure(relationship.position, "object \(raw.id) (\(entity.entityName)): relationship \(description.name) "
                                   + "refers to \(idref.prefix(40).debugDescription), which is not z followed by a number")
                 }
                 destinations.append(destination)

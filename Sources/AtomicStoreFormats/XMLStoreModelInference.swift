@@ -89,13 +89,13 @@ struct XMLStoreModelInference {
             var names = Set<String>()
             if let duplicate = entity.ownProperties.map(\.name).first(where: { !names.insert($0).inserted }) {
                 throw StoreFileError(file: file, location: .file,
-                                     reason: "\(entity.name) has an attribute and a relationship both named \(duplicate)")
+                                     reason: "\(entity.entityName) has an attribute and a relationship both named \(duplicate)")
             }
         }
         let model = NSManagedObjectModel(entities: entities)
         // An entity that only relationships name, with subentities, stands for them all.
         let types = Set(document.objects.map { real($0.type) })
-        for entity in entities where !types.contains(entity.name) && !entity.subentities.isEmpty {
+        for entity in entities where !types.contains(entity.entityName) && !entity.subentities.isEmpty {
             entity.isAbstract = true
         }
         model.sourceDescription = file

@@ -68,7 +68,7 @@ struct XMLStoreWriter {
 
     private func append(_ object: StoreFileObject, to output: inout String, file: String) throws(StoreFileError) {
         let plan = schema.plan(for: object.entity)
-        output += "    <object type=\"\(try Self.escaped(object.entity.name.uppercased(), file: file, what: "an entity name"))\" id=\"z\(object.reference)\">\n"
+        output += "    <object type=\"\(try Self.escaped(object.entity.entityName.uppercased(), file: file, what: "an entity name"))\" id=\"z\(object.reference)\">\n"
         for attribute in plan.declaredAttributes {
             guard let value = object.attributes[attribute.name],
                   let typeName = XMLStoreValueText.typeName(for: attribute.attributeType) else { continue }
@@ -79,7 +79,7 @@ struct XMLStoreWriter {
         }
         for relationship in plan.relationships {
             let name = try Self.escaped(relationship.name.lowercased(), file: file, what: "a relationship name")
-            let destination = try Self.escaped((relationship.destinationEntity?.name ?? relationship.destinationEntityName).uppercased(),
+            let destination = try Self.escaped((relationship.destinationEntity?.entityName ?? relationship.destinationEntityName).uppercased(),
                                                file: file, what: "an entity name")
             output += "        <relationship name=\"\(name)\" type=\"\(relationship.minCount)/\(relationship.maxCount)\" destination=\"\(destination)\""
             if let destinations = object.relationships[relationship.name], !destinations.isEmpty {

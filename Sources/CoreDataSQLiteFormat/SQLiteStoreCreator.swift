@@ -31,7 +31,7 @@ public enum SQLiteStoreCreator {
                 }
                 let insert = try connection.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
                 for name in layout.numbering.namesInNumberOrder {
-                    let parent = model.entitiesByName[name]?.superentity.flatMap { layout.numbering[$0.name] } ?? 0
+                    let parent = model.entitiesByName[name]?.superentity.flatMap { layout.numbering[$0.entityName] } ?? 0
                     try insert.bind([.integer(Int64(layout.numbering[name]!)), .text(name), .integer(Int64(parent))])
                     try insert.run()
                     insert.reset()

@@ -55,7 +55,7 @@ extension FuzzBodies {
         func fold(_ name: String) -> String { name.uppercased().lowercased() }
         var entities = Set<String>()
         for entity in model.entities {
-            guard entities.insert(fold(entity.name)).inserted else { return true }
+            guard entities.insert(fold(entity.entityName)).inserted else { return true }
             var properties = Set<String>()
             for property in entity.allProperties where !properties.insert(fold(property.name)).inserted { return true }
         }

@@ -10,7 +10,7 @@ package struct EntityLabel: Sendable {
     package let attributeName: String?
 
     package init(entity: NSEntityDescription) {
-        entityName = entity.name
+        entityName = entity.entityName
         attributeName = Self.attributeName(for: entity)
     }
 
@@ -31,6 +31,6 @@ package struct EntityLabel: Sendable {
         let entity = object.objectID.entity
         let value = attributeName(for: entity).flatMap { object.value(forKey: $0) as? String }
         if let value, !value.isEmpty { return value }
-        return "\(entity.name) p\(object.objectID.primaryKey)"
+        return "\(entity.entityName) p\(object.objectID.primaryKey)"
     }
 }

@@ -35,7 +35,7 @@ package struct ObjectLabel: Sendable, Equatable {
     package func key(for entity: NSEntityDescription) -> String? {
         var current: NSEntityDescription? = entity
         while let candidate = current {
-            if let key = overrides[candidate.name], entity.attributesByName[key] != nil {
+            if let key = overrides[candidate.entityName], entity.attributesByName[key] != nil {
                 return key
             }
             current = candidate.superentity
@@ -47,7 +47,7 @@ package struct ObjectLabel: Sendable, Equatable {
     package static func validate(_ key: String, for entity: NSEntityDescription) throws {
         guard let attribute = entity.attributesByName[key], !attribute.isTransient else {
             let names = entity.allProperties.compactMap { $0 as? NSAttributeDescription }.map(\.name)
-            throw StoreAccessError("\(entity.name) has no attribute \"\(key)\" to label its objects by; it has: "
+            throw StoreAccessError("\(entity.entityName) has no attribute \"\(key)\" to label its objects by; it has: "
                                    + names.joined(separator: ", "))
         }
     }
@@ -64,7 +64,7 @@ package struct ObjectLabel: Sendable, Equatable {
     /// IDs whose objects are gone keep their ID text. Call it on the context's queue.
     package func labels(for ids: [NSManagedObjectID], in context: NSManagedObjectContext) throws -> [NSManagedObjectID: String] {
         var result: [NSManagedObjectID: String] = [:]
-        for (_, group) in Dictionary(grouping: ids, by: { $0.entity.name }) {
+        for (_, group) in Dictionary(grouping: ids, by: { $0.entity.entityName }) {
             guard let entity = group.first?.entity, key(for: entity) != nil else {
                 for id in group { result[id] = Self.idText(id) }
                 continue
@@ -73,7 +73,7 @@ package struct ObjectLabel: Sendable, Equatable {
             while index < group.count {
                 let chunk = Array(group[index..<min(group.count, index + 500)])
                 index += chunk.count
-                let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
                 request.predicate = Predicates.NSPredicate(format: "SELF IN %@", argumentArray: [chunk.filter { !$0.isTemporaryID }])
                 request.returnsObjectsAsFaults = false
                 for object in try context.fetch(request) { result[object.objectID] = text(for: object) }
@@ -88,7 +88,7 @@ package struct ObjectLabel: Sendable, Equatable {
     /// An object by its ID: `Recipe p12` (entity and primary key, as in Core Data's object URIs), or `Recipe (new)`
     /// for an object not saved yet.
     package static func idText(_ id: NSManagedObjectID) -> String {
-        if id.isTemporaryID { return "\(id.entity.name) (new)" }
-        return "\(id.entity.name) p\(id.primaryKey)"
+        if id.isTemporaryID { return "\(id.entity.entityName) (new)" }
+        return "\(id.entity.entityName) p\(id.primaryKey)"
     }
 }

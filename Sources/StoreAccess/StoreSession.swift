@@ -88,22 +88,22 @@ package struct StoreSession {
     /// entities there are. Callers use the returned entity's name from then on.
     package func entity(named name: String) throws -> NSEntityDescription {
         if let entity = model.entitiesByName[name] { return entity }
-        let folded = model.entities.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        let folded = model.entities.filter { $0.entityName.caseInsensitiveCompare(name) == .orderedSame }
         if folded.count == 1 { return folded[0] }
-        let suggestion = folded.isEmpty ? "" : " (names that differ only in case: \(folded.map(\.name).sorted().joined(separator: ", ")))"
-        throw StoreAccessError("unknown entity \"\(name)\"\(suggestion); \(path) has: \(model.entities.map(\.name).sorted().joined(separator: ", "))")
+        let suggestion = folded.isEmpty ? "" : " (names that differ only in case: \(folded.map(\.entityName).sorted().joined(separator: ", ")))"
+        throw StoreAccessError("unknown entity \"\(name)\"\(suggestion); \(path) has: \(model.entities.map(\.entityName).sorted().joined(separator: ", "))")
     }
 
     /// A fetch of `entityName` objects matching `predicate` (a format string), with both checked first.
     package func objectRequest(entityName: String, predicate: String?) throws -> NSFetchRequest<NSManagedObject> {
-        let request = NSFetchRequest<NSManagedObject>(entityName: try entity(named: entityName).name)
+        let request = NSFetchRequest<NSManagedObject>(entityName: try entity(named: entityName).entityName)
         request.predicate = try Self.predicate(predicate)
         return request
     }
 
     /// A fetch of `entityName` objects matching an already parsed `predicate`, with the entity checked first.
     package func objectRequest(entityName: String, parsedPredicate predicate: Predicates.NSPredicate?) throws -> NSFetchRequest<NSManagedObject> {
-        let request = NSFetchRequest<NSManagedObject>(entityName: try entity(named: entityName).name)
+        let request = NSFetchRequest<NSManagedObject>(entityName: try entity(named: entityName).entityName)
         request.predicate = predicate
         return request
     }
@@ -116,7 +116,7 @@ package struct StoreSession {
             if component.hasPrefix("@") { return }
             guard let property = current.propertiesByName[component] else {
                 let walked = components[..<index].joined(separator: ".")
-                throw StoreAccessError("unknown key \"\(component)\" in \(keyPath): \(walked.isEmpty ? current.name : walked + " (" + current.name + ")") has: "
+                throw StoreAccessError("unknown key \"\(component)\" in \(keyPath): \(walked.isEmpty ? current.entityName : walked + " (" + current.entityName + ")") has: "
                                      + current.propertiesByName.keys.sorted().joined(separator: ", "))
             }
             if let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity {

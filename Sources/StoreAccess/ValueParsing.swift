@@ -78,7 +78,7 @@ package enum ValueParsing {
         do {
             return try session.context.existingObject(with: id)
         } catch {
-            throw StoreAccessError("\(relationship.name): no \(id.entity.name) with primary key \(id.primaryKey) in the store")
+            throw StoreAccessError("\(relationship.name): no \(id.entity.entityName) with primary key \(id.primaryKey) in the store")
         }
     }
 
@@ -90,7 +90,7 @@ package enum ValueParsing {
         guard let destination = relationship.destinationEntity else {
             throw StoreAccessError("\(relationship.name) has no destination entity")
         }
-        let expected = "\(relationship.name) takes an object of \(destination.name): pN or x-coredata://…/\(destination.name)/pN"
+        let expected = "\(relationship.name) takes an object of \(destination.entityName): pN or x-coredata://…/\(destination.entityName)/pN"
         if text.hasPrefix("x-coredata:") {
             guard let url = URL(string: text) else { throw StoreAccessError("\(expected), not \"\(text)\"") }
             let id: NSManagedObjectID
@@ -100,7 +100,7 @@ package enum ValueParsing {
                 throw StoreAccessError("\(relationship.name): \(error.message)")
             }
             guard id.entity.isKind(of: destination) else {
-                throw StoreAccessError("\(expected); \"\(text)\" names a \(id.entity.name)")
+                throw StoreAccessError("\(expected); \"\(text)\" names a \(id.entity.entityName)")
             }
             return id
         }
@@ -114,20 +114,20 @@ package enum ValueParsing {
     package static func apply(_ assignments: [Assignment], to object: NSManagedObject, session: StoreSession) throws {
         for assignment in assignments {
             guard let property = object.entity.propertiesByName[assignment.key] else {
-                throw StoreAccessError("\(object.entity.name) has no property \"\(assignment.key)\"; it has: "
+                throw StoreAccessError("\(object.entity.entityName) has no property \"\(assignment.key)\"; it has: "
                                      + object.entity.propertiesByName.keys.sorted().joined(separator: ", "))
             }
             switch property {
             case let attribute as NSAttributeDescription:
-                if attribute.isReadOnly { throw StoreAccessError("\(object.entity.name).\(attribute.name) is derived and cannot be set") }
-                object.setPropertyValue(try value(assignment.text, for: attribute, entity: object.entity.name), forKey: attribute.name)
+                if attribute.isReadOnly { throw StoreAccessError("\(object.entity.entityName).\(attribute.name) is derived and cannot be set") }
+                object.setPropertyValue(try value(assignment.text, for: attribute, entity: object.entity.entityName), forKey: attribute.name)
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
                 object.setValue(try self.object(assignment.text, for: relationship, in: session), forKey: relationship.name)
             case let relationship as NSRelationshipDescription where relationship.inverseRelationship?.isToMany == false:
-                throw StoreAccessError("\(object.entity.name).\(assignment.key) is a to-many relationship: set it from the other side "
+                throw StoreAccessError("\(object.entity.entityName).\(assignment.key) is a to-many relationship: set it from the other side "
                                        + "(\(relationship.destinationEntityName).\(relationship.inverseRelationship!.name))")
             default:
-                throw StoreAccessError("\(object.entity.name).\(assignment.key) is a to-many relationship, which this command cannot set "
+                throw StoreAccessError("\(object.entity.entityName).\(assignment.key) is a to-many relationship, which this command cannot set "
                                        + "(it sets attributes and to-one relationships)")
             }
         }

@@ -106,20 +106,20 @@ struct PredicateCommand: ParsableCommand {
         // A key the entity lacks is refused here first, as the SQLite path refuses it, with the caret under it (the
         // store would refuse it too, without the caret). Other refusals of the SQL compiler do not apply here.
         do {
-            _ = try PredicateSQLCompiler(model: session.model).fetch(entityName: entity.name, predicate: predicate)
+            _ = try PredicateSQLCompiler(model: session.model).fetch(entityName: entity.entityName, predicate: predicate)
         } catch where error.reason.contains("has no property named") {
             throw Self.failure(error.description, diagnostic: error.caretDiagnostic, status: ExitStatus.runtimeFailure)
         } catch {}
-        let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
         request.predicate = predicate
         let (matching, total) = try session.context.performAndWait {
-            (try session.context.count(for: request), try session.context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.name)))
+            (try session.context.count(for: request), try session.context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.entityName)))
         }
         let kind = StoreKind.name(of: type)
-        print(TerminalSanitizer.sanitize("\(entity.name) WHERE \(predicate.predicateFormat)"))
+        print(TerminalSanitizer.sanitize("\(entity.entityName) WHERE \(predicate.predicateFormat)"))
         print("no SQL: \(session.path) is \(kind == "xml" ? "an" : "a") \(kind) store, which Core Data reads whole into memory; "
-              + "a fetch evaluates the predicate on each \(entity.name) object (subentities included)")
-        print("matches \(matching) of \(total) \(entity.name) object\(total == 1 ? "" : "s")")
+              + "a fetch evaluates the predicate on each \(entity.entityName) object (subentities included)")
+        print("matches \(matching) of \(total) \(entity.entityName) object\(total == 1 ? "" : "s")")
     }
 
     /// A headline, then the format with a caret under the offending character on lines of their own, so the

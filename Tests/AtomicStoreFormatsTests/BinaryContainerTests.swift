@@ -88,7 +88,7 @@ struct BinaryContainerTests {
         #expect(contents.storeUUID == "6C1B5A1E-0000-4000-8000-000000000001")
         #expect(contents.metadata["NSPersistenceFrameworkVersion"] == .integer(1152))
         let ann = contents.objects[0]
-        #expect(ann.entity.name == "Person")
+        #expect(ann.entity.entityName == "Person")
         #expect(ann.attributes == ["age": .integer(42), "born": .date(Date(timeIntervalSinceReferenceDate: 86400.5)),
                                    "name": .string("Ann"), "score": .float(0.8)])
         #expect(ann.relationships == ["pets": [5, 3]])

@@ -35,9 +35,9 @@ struct MoodyMappingModelTests {
         let contents = try XMLStoreFormat.decode(data, model: model, file: name)
         let expected = Self.objectTypes(in: data)
         // Entity names are spelled back from the metadata's version hashes; the file writes them upper-cased.
-        #expect(Set(model.entities.map { $0.name.uppercased() }) == Set(expected.keys))
-        #expect(Set(model.entities.map(\.name)).isSubset(of: contents.modelVersionHashes.keys), "\(model.entities.map(\.name))")
-        #expect(Dictionary(grouping: contents.objects, by: { $0.entity.name.uppercased() }).mapValues(\.count) == expected)
+        #expect(Set(model.entities.map { $0.entityName.uppercased() }) == Set(expected.keys))
+        #expect(Set(model.entities.map(\.entityName)).isSubset(of: contents.modelVersionHashes.keys), "\(model.entities.map(\.entityName))")
+        #expect(Dictionary(grouping: contents.objects, by: { $0.entity.entityName.uppercased() }).mapValues(\.count) == expected)
         // Ids run without gaps from z102 to nextObjectID (§14b).
         #expect(contents.objects.first?.reference == 102)
         #expect(contents.objects.last?.reference == contents.referenceHighWaterMark)
@@ -63,7 +63,7 @@ struct MoodyMappingModelTests {
         #expect(contents.objects.count == 32)
         let byReference = Dictionary(uniqueKeysWithValues: contents.objects.map { ($0.reference, $0) })
         let continent = try #require(byReference[107])
-        #expect(continent.entity.name == "XDDevEntityMapping")
+        #expect(continent.entity.entityName == "XDDevEntityMapping")
         #expect(continent.attributes["sourceName"] == .string("Continent"))
         #expect(continent.attributes["destinationName"] == .string("Continent"))
         #expect(continent.attributes["mappingNumber"] == .integer(3))
@@ -74,7 +74,7 @@ struct MoodyMappingModelTests {
         #expect(continent.relationships["attributeMappings"] == [112, 105, 109, 130, 103, 114])  // the file's order
         #expect(continent.relationships["relationshipMappings"] == [104, 133])
         let moods = try #require(byReference[106])
-        #expect(moods.entity.name == "XDDevRelationshipMapping")
+        #expect(moods.entity.entityName == "XDDevRelationshipMapping")
         #expect(moods.attributes["name"] == .string("moods"))
         #expect(moods.relationships["entityMapping"] == nil)  // written without idrefs
         let model126 = try #require(byReference[126])

@@ -24,9 +24,9 @@ enum RandomContents {
                 objects[index].attributes[attribute.name] = value(for: attribute.attributeType, using: &random)
             }
         }
-        let folders = objects.indices.filter { objects[$0].entity.name == "Folder" }
-        let items = objects.indices.filter { objects[$0].entity.name != "Folder" }
-        let tasks = objects.indices.filter { objects[$0].entity.name == "Task" }
+        let folders = objects.indices.filter { objects[$0].entity.entityName == "Folder" }
+        let items = objects.indices.filter { objects[$0].entity.entityName != "Folder" }
+        let tasks = objects.indices.filter { objects[$0].entity.entityName == "Task" }
         // folder ↔ items: each item in at most one folder.
         for item in items where !folders.isEmpty && Bool.random(using: &random) {
             let folder = folders.randomElement(using: &random)!

@@ -117,7 +117,7 @@ struct FoldedNameTests {
         let decoded = try XMLStoreFormat.decode(bytes, model: inferred, file: "ours.xml")
         #expect(decoded.objects.map(\.reference) == contents.objects.map(\.reference))
         // Entity names are spelled back from the metadata's version hashes; property names stay as written.
-        #expect(decoded.objects.map { $0.entity.name } == contents.objects.map { $0.entity.name })
+        #expect(decoded.objects.map { $0.entity.entityName } == contents.objects.map { $0.entity.entityName })
         for (got, want) in zip(decoded.objects, contents.objects) {
             #expect(got.attributes.count == want.attributes.count)
             #expect(got.relationships == Dictionary(uniqueKeysWithValues: want.relationships.map { ($0.key.lowercased(), $0.value) }))
@@ -132,6 +132,6 @@ struct FoldedNameTests {
         bare.metadata["NSStoreModelVersionHashes"] = nil
         let written = try XMLStoreFormat.encode(bare, model: model)
         let folded = try XMLStoreFormat.inferModel(from: written, file: "bare.xml")
-        #expect(!folded.entities.isEmpty && folded.entities.allSatisfy { $0.name == $0.name.uppercased() }, "\(folded.entities.map(\.name))")
+        #expect(!folded.entities.isEmpty && folded.entities.allSatisfy { $0.entityName == $0.entityName.uppercased() }, "\(folded.entities.map(\.entityName))")
     }
 }

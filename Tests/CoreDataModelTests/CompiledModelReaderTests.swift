@@ -29,7 +29,7 @@ struct CompiledModelReaderTests {
         let fromXML = try #require(xml.model(named: "SampleModel"))
         #expect(fromMom.entityVersionHashesByName == fromXML.entityVersionHashesByName)
         let car = try #require(fromMom.entitiesByName["Car"])
-        #expect(car.subentities.map(\.name) == ["SportCar"])
+        #expect(car.subentities.map(\.entityName) == ["SportCar"])
         #expect(car.uniquenessConstraints == [["numberPlate"]])
         #expect(car.attributesByName["color"]?.valueTransformerName == "ColorTransformer")
         #expect(car.relationshipsByName["owner"]?.inverseRelationship?.name == "cars")

@@ -14,7 +14,7 @@ struct LegacyElementsFixtureTests {
 
     @Test func bookEntityIsDecoded() throws {
         let model = try ModelLoader.loadModel(at: try Fixtures.copy(Self.elementsFixture))
-        #expect(model.entities.map(\.name) == ["Book"])
+        #expect(model.entities.map(\.entityName) == ["Book"])
         let book = try #require(model.entitiesByName["Book"])
         #expect(book.managedObjectClassName == "Book")
         #expect(!book.isAbstract)
@@ -27,15 +27,15 @@ struct LegacyElementsFixtureTests {
         let author = try #require(attributes["author"])
         #expect(author.attributeType == .stringAttributeType)
         #expect(!author.isOptional && !author.isTransient && !author.isIndexed)
-        #expect(author.defaultValue == .string("Author"))
+        #expect(author.attributeDefault == .string("Author"))
         #expect(author.minimumValueString == "1")
         #expect(author.validationPredicateFormats == ["length >= 1"])
         #expect(author.userInfo["com.apple.syncservices.AutomaticResolutionPolicy"]
                 == "{PreferredClientType = app; PreferredRecord = Truth; }")
         let title = try #require(attributes["title"])
-        #expect(title.defaultValue == .string("Title") && !title.isOptional)
+        #expect(title.attributeDefault == .string("Title") && !title.isOptional)
         let copyright = try #require(attributes["copyright"])
-        #expect(copyright.attributeType == .dateAttributeType && copyright.isOptional && copyright.defaultValue == nil)
+        #expect(copyright.attributeType == .dateAttributeType && copyright.isOptional && copyright.attributeDefault == nil)
         let contents = try #require(attributes["contents"])
         #expect(contents.attributeType == .stringAttributeType && contents.isOptional && !contents.isTransient)
     }
@@ -84,7 +84,7 @@ struct LegacyElementsFixtureTests {
         let renamed = copy.deletingLastPathComponent().appendingPathComponent("Books.model")
         try FileManager.default.moveItem(at: copy, to: renamed)
         let model = try ModelLoader.loadModel(at: renamed)
-        #expect(model.entitiesByName["Book"]?.attributesByName["title"]?.defaultValue == .string("Title"))
+        #expect(model.entitiesByName["Book"]?.attributesByName["title"]?.attributeDefault == .string("Title"))
     }
 
     @Test func compiledModelsStillGoToTheCompiledReader() throws {
@@ -187,7 +187,7 @@ enum ArchiveEditing {
 struct LegacyElementsBuiltArchiveTests {
     @Test func relationshipsInheritanceAndConfigurationsAreDecoded() throws {
         let model = try LegacyElementsReader(file: "Library.xcdatamodel/elements").read(try Self.libraryArchive())
-        #expect(model.entities.map(\.name) == ["Book", "Item", "Shelf"])
+        #expect(model.entities.map(\.entityName) == ["Book", "Item", "Shelf"])
         #expect(model.versionIdentifiers == ["1.0"])
         #expect(model.configurationsByName == ["Public": ["Book", "Shelf"]])
 
@@ -195,7 +195,7 @@ struct LegacyElementsBuiltArchiveTests {
         let book = try #require(model.entitiesByName["Book"])
         let shelf = try #require(model.entitiesByName["Shelf"])
         #expect(item.isAbstract && !book.isAbstract)
-        #expect(book.superentity === item && item.subentities.map(\.name) == ["Book"])
+        #expect(book.superentity === item && item.subentities.map(\.entityName) == ["Book"])
         #expect(book.versionHashModifier == "v2")
 
         // An optional to-one keeps the minCount 1 old Xcode stored (§10.3); its maxCount is 1 whatever was stored.
@@ -211,7 +211,7 @@ struct LegacyElementsBuiltArchiveTests {
         #expect(items.deleteRule == .cascadeDeleteRule)
 
         let pages = try #require(book.attributesByName["pages"])
-        #expect(pages.attributeType == .integer32AttributeType && pages.defaultValue == .integer(0))
+        #expect(pages.attributeType == .integer32AttributeType && pages.attributeDefault == .integer(0))
         #expect(pages.validationPredicateFormats == ["SELF >= 0", "SELF <= 5000"])
         #expect(book.attributesByName["summary"]?.isTransient == true)
         #expect(book.attributesByName["cover"]?.allowsExternalBinaryDataStorage == true)

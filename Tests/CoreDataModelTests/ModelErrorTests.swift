@@ -94,7 +94,7 @@ struct ModelErrorTests {
             var seen = Set<ObjectIdentifier>()
             var stack = [entity]
             while let next = stack.popLast() {
-                #expect(seen.insert(ObjectIdentifier(next)).inserted, "\(entity.name) reaches \(next.name) twice")
+                #expect(seen.insert(ObjectIdentifier(next)).inserted, "\(entity.entityName) reaches \(next.entityName) twice")
                 if seen.count > 3 { break }
                 stack += next.subentities
             }

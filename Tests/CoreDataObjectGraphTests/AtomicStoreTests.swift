@@ -29,13 +29,13 @@ final class JSONTestStore: NSAtomicStore, @unchecked Sendable {
             let reference = record["ref"] as! String
             let node = NSAtomicStoreCacheNode(objectID: objectID(for: entity, withReferenceObject: reference))
             for (key, value) in record["values"] as? [String: Any] ?? [:] { node.setValue(value, forKey: key) }
-            nodes["\(entity.name)/\(reference)"] = node
+            nodes["\(entity.entityName)/\(reference)"] = node
             made.append(node)
         }
         for (record, node) in zip(records, made) {
             for (key, target) in record["toOne"] as? [String: String] ?? [:] {
                 let relationship = node.objectID.entity.relationshipsByName[key]!
-                guard let destination = nodes["\(relationship.destinationEntity!.name)/\(target)"] else {
+                guard let destination = nodes["\(relationship.destinationEntity!.entityName)/\(target)"] else {
                     throw CoreDataError(.persistentStoreOpen, "\(url.path): \(record["ref"]!).\(key) refers to \(target), which is not in the file")
                 }
                 node.setValue(destination, forKey: key)
@@ -76,7 +76,7 @@ final class JSONTestStore: NSAtomicStore, @unchecked Sendable {
                     values[key] = value
                 }
             }
-            records.append(["entity": node.objectID.entity.name, "ref": referenceObject(for: node.objectID), "values": values, "toOne": toOne])
+            records.append(["entity": node.objectID.entity.entityName, "ref": referenceObject(for: node.objectID), "values": values, "toOne": toOne])
         }
         var metadata = self.metadata
         metadata[NSStoreModelVersionHashesKey] = (metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.mapValues { $0.base64EncodedString() }

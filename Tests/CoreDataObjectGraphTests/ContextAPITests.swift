@@ -119,7 +119,7 @@ struct ContextAPITests {
         #expect(box.names == [NSManagedObjectContext.willSaveObjectsNotification, .NSManagedObjectContextDidSave,
                               NSManagedObjectContext.didSaveObjectIDsNotification])
         #expect(box.ids == [id])
-        #expect(NSEntityDescription.entity(forEntityName: "Note", in: context)?.name == "Note")
+        #expect(NSEntityDescription.entity(forEntityName: "Note", in: context)?.entityName == "Note")
         #expect(NSEntityDescription.entity(forEntityName: "Nope", in: context) == nil)
     }
 

@@ -89,7 +89,7 @@ struct FaultingTests {
                 vehicles = try stack.context.fetch(request)
             }
             #expect(vehicleSQL.count == 1 && vehicleSQL[0].contains("SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT"))
-            #expect(vehicles.map(\.entity.name) == ["Car", "Vehicle", "Car", "Vehicle"])
+            #expect(vehicles.map(\.entity.entityName) == ["Car", "Vehicle", "Car", "Vehicle"])
             #expect(vehicles.map { $0.value(forKey: "number") as? Int64 } == [0, 1, 2, 3])
 
             var garages: [NSManagedObject] = []
@@ -97,7 +97,7 @@ struct FaultingTests {
                 garages = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Garage"))
             }
             #expect(garageSQL.count == 1 && garageSQL[0].contains(/SELECT t0\.Z_PK, \d+, t0\.Z_OPT/) && !garageSQL[0].contains("Z_ENT"))
-            #expect(garages.map(\.entity.name) == ["Garage"] && garages[0].value(forKey: "name") as? String == "North")
+            #expect(garages.map(\.entity.entityName) == ["Garage"] && garages[0].value(forKey: "name") as? String == "North")
         }
     }
 

@@ -98,3 +98,57 @@ private struct NumericOrSame: CustomStringConvertible {
         }
     }
 }
+
+/// Apple's spelling of a collection operator in `propertiesToFetch`: an `NSExpressionDescription` whose expression is
+/// the key path (`NSExpression(forKeyPath: "recipes.@count")`), which must give what the plain key string gives, on
+/// every store type.
+struct ExpressionDescriptionCollectionOperatorTests {
+    @Test(arguments: StoreTypeParityTests.storeTypes)
+    func expressionDescriptionsGiveWhatKeyStringsGive(type: String) throws {
+        let stack = try StoreTypeParityTests.RecipesStack(type, chefs: 3, recipes: 10)
+        let keys = ["recipes.@count", "recipes.@sum.minutes", "recipes.@avg.minutes", "recipes.@min.minutes", "recipes.@max.minutes"]
+        try stack.context.performAndWait {
+            func rows(_ properties: [Any]) throws -> [[String: Any]] {
+                let request = NSFetchRequest<NSDictionary>(entityName: "Chef")
+                request.resultType = .dictionaryResultType
+                request.propertiesToFetch = ["name"] + properties
+                request.sortDescriptors = [Predicates.NSSortDescriptor(key: "name", ascending: true)]
+                return try stack.context.fetch(request).map { $0 as! [String: Any] }
+            }
+            let plain = try rows(keys)
+            let described = try rows(keys.map { key in
+                let description = NSExpressionDescription()
+                description.name = key
+                description.expression = Predicates.NSExpression(forKeyPath: key)
+                description.expressionResultType = key.hasSuffix("@avg.minutes") ? .doubleAttributeType : .integer64AttributeType
+                return description
+            })
+            #expect(plain.count == 3 && described.count == 3)
+            for (left, right) in zip(plain, described) {
+                for key in keys {
+                    #expect(String(describing: left[key].map(NumericOrSame.init)) == String(describing: right[key].map(NumericOrSame.init)),
+                            "\(type) \(key) of \(left["name"] ?? "?")")
+                }
+                #expect((right["recipes.@count"] as? NSNumber)?.intValue ?? -1 > 0, "every chef of the sample has recipes")
+            }
+        }
+    }
+
+    @Test func aRowAggregateStaysARowAggregate() throws {
+        let stack = try StoreTypeParityTests.RecipesStack(NSSQLiteStoreType, chefs: 2, recipes: 6)
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<NSDictionary>(entityName: "Recipe")
+            request.resultType = .dictionaryResultType
+            let total = NSExpressionDescription()
+            total.name = "total"
+            total.expression = Predicates.NSExpression(forFunction: "sum:", arguments: [Predicates.NSExpression(forKeyPath: "minutes")])
+            total.expressionResultType = .integer64AttributeType
+            request.propertiesToFetch = [total]
+            let rows = try stack.context.fetch(request)
+            let expected = try stack.sql("SELECT SUM(ZMINUTES) FROM ZRECIPE")
+            #expect(rows.count == 1)
+            #expect(rows[0]["total"].map { NumericOrSame($0).description } == NumericOrSame(expected[0][0].int64Value ?? -1).description,
+                    "sum:(minutes) sums the fetched rows")
+        }
+    }
+}

@@ -173,7 +173,7 @@ struct FetchedDictionaryTests {
                 #expect(agree(row, dictionary), "\(row) against \(dictionary)")
                 #expect(row.keys == ["chef", "name"], "a name fetched twice is one key")
                 let chef = try #require(row["chef", as: NSManagedObjectID.self])
-                #expect(chef.entity.name == "Chef")
+                #expect(chef.entity.entityName == "Chef")
                 #expect(chef == dictionary["chef"] as? NSManagedObjectID)
             }
             #expect(rows.map { $0["chef", as: NSManagedObjectID.self]?.primaryKey } == [1, 2, 1, 2])

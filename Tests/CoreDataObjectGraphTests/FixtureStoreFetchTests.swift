@@ -21,20 +21,20 @@ struct FixtureStoreFetchTests {
         let layout = StoreLayout(model: model)
         try stack.context.performAndWait {
             for entity in model.entities {
-                let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
                 request.includesSubentities = false
                 request.sortDescriptors = []
                 let objects = try stack.context.fetch(request)
-                let table = try #require(layout.table(forEntity: entity.name))
-                let number = try #require(layout.numbering[entity.name])
+                let table = try #require(layout.table(forEntity: entity.entityName))
+                let number = try #require(layout.numbering[entity.entityName])
                 let keys = try raw.query("SELECT Z_PK FROM \(table.name) WHERE Z_ENT = \(number) ORDER BY Z_PK").map { $0[0].int64Value! }
-                #expect(objects.map(\.objectID.primaryKey) == keys, "\(entity.name) primary keys")
+                #expect(objects.map(\.objectID.primaryKey) == keys, "\(entity.entityName) primary keys")
                 for attribute in entity.allProperties.compactMap({ $0 as? NSAttributeDescription }) {
-                    guard let column = layout.columns(forProperty: attribute.name, ofEntity: entity.name)?.value else { continue }
+                    guard let column = layout.columns(forProperty: attribute.name, ofEntity: entity.entityName)?.value else { continue }
                     let values = try raw.query("SELECT \(column) FROM \(table.name) WHERE Z_ENT = \(number) ORDER BY Z_PK").map { $0[0] }
                     for (object, value) in zip(objects, values) {
                         #expect(object.attributeValue(forKey: attribute.name) == HandDecoding.decode(value, attribute.attributeType),
-                                "\(entity.name).\(attribute.name) of \(object.objectID)")
+                                "\(entity.entityName).\(attribute.name) of \(object.objectID)")
                     }
                 }
             }
@@ -50,31 +50,31 @@ struct FixtureStoreFetchTests {
             for entity in model.entities {
                 let attributes = entity.allProperties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }
                 guard !attributes.isEmpty else { continue }
-                let objectsRequest = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                let objectsRequest = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
                 objectsRequest.includesSubentities = false
                 let objects = try stack.context.fetch(objectsRequest)
-                let rowsRequest = NSFetchRequest<[String: Any]>(entityName: entity.name)
+                let rowsRequest = NSFetchRequest<[String: Any]>(entityName: entity.entityName)
                 rowsRequest.includesSubentities = false
                 rowsRequest.resultType = .dictionaryResultType
                 rowsRequest.propertiesToFetch = attributes.map(\.name)
                 let rows = try stack.context.fetch(rowsRequest)
-                #expect(rows.count == objects.count, "\(entity.name) rows")
+                #expect(rows.count == objects.count, "\(entity.entityName) rows")
                 // The same fetch as rows sharing one key table.
-                let typedRequest = NSFetchRequest<FetchedDictionary>(entityName: entity.name)
+                let typedRequest = NSFetchRequest<FetchedDictionary>(entityName: entity.entityName)
                 typedRequest.includesSubentities = false
                 typedRequest.resultType = .dictionaryResultType
                 typedRequest.propertiesToFetch = attributes.map(\.name)
                 let typedRows = try stack.context.fetch(typedRequest)
-                #expect(typedRows.count == objects.count, "\(entity.name) typed rows")
+                #expect(typedRows.count == objects.count, "\(entity.entityName) typed rows")
                 for ((object, row), typedRow) in zip(zip(objects, rows), typedRows) {
-                    #expect(Set(typedRow.keys) == Set(row.keys) && typedRow.count == row.count, "\(entity.name) keys of \(object.objectID)")
+                    #expect(Set(typedRow.keys) == Set(row.keys) && typedRow.count == row.count, "\(entity.entityName) keys of \(object.objectID)")
                     for attribute in attributes {
                         // A value kept in an external file reads as nil from a dictionary; the object resolves it.
                         guard let expected = object.attributeValue(forKey: attribute.name) else { continue }
                         let actual = row[attribute.name].flatMap { try? AttributeValue(dictionaryValue: $0) }
-                        #expect(actual == expected, "\(entity.name).\(attribute.name) of \(object.objectID): \(String(describing: row[attribute.name]))")
+                        #expect(actual == expected, "\(entity.entityName).\(attribute.name) of \(object.objectID): \(String(describing: row[attribute.name]))")
                         let typedActual = typedRow[attribute.name].flatMap { try? AttributeValue(dictionaryValue: $0) }
-                        #expect(typedActual == expected, "\(entity.name).\(attribute.name) of \(object.objectID), typed: \(String(describing: typedRow[attribute.name]))")
+                        #expect(typedActual == expected, "\(entity.entityName).\(attribute.name) of \(object.objectID), typed: \(String(describing: typedRow[attribute.name]))")
                         #expect(typedRow[attribute.name, as: Any.self].flatMap { try? AttributeValue(dictionaryValue: $0) } == expected)
                     }
                     #expect(typedRow == typedRow && [String: Any](typedRow).count == row.count)
@@ -90,12 +90,12 @@ struct FixtureStoreFetchTests {
         let stack = try TestStack(storeURL: copy, model: model)
         try stack.context.performAndWait {
             for entity in model.entities {
-                let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
                 request.includesSubentities = false
                 for object in try stack.context.fetch(request) {
                     for attribute in entity.allProperties.compactMap({ $0 as? NSAttributeDescription }) where !attribute.isTransient {
                         let key = attribute.name, untyped = object.value(forKey: key)
-                        let context = "\(entity.name).\(key) of \(object.objectID)"
+                        let context = "\(entity.entityName).\(key) of \(object.objectID)"
                         // `value(forKey:)` gives Apple's NSNumber (and NSDecimalNumber) for numbers, so the attribute's
                         // type, not the value's, says which typed read to compare with.
                         let number = untyped as? NSNumber
@@ -143,7 +143,7 @@ struct FixtureStoreFetchTests {
                 }
             }
             let expensive = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "ExpensiveSportCar"))
-            #expect(expensive.allSatisfy { $0.entity.name == "ExpensiveSportCar" })
+            #expect(expensive.allSatisfy { $0.entity.entityName == "ExpensiveSportCar" })
             let allCars = try stack.context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Car"))
             #expect(allCars == 125)
             let onlyCars = NSFetchRequest<NSManagedObject>(entityName: "Car")

@@ -76,7 +76,7 @@ struct InMemoryStoreTests {
             let all = NSFetchRequest<NSManagedObject>(entityName: "Vehicle")
             all.sortDescriptors = [Predicates.NSSortDescriptor(key: "name", ascending: false)]
             #expect(try context.fetch(all).map { $0.value(forKey: "name") as? String } == ["Van", "Tandem", "Racer", "Estate"])
-            #expect(Set(try context.fetch(all).map(\.entity.name)) == ["Car", "Bike"], "subentities' objects, as their own entities")
+            #expect(Set(try context.fetch(all).map(\.entity.entityName)) == ["Car", "Bike"], "subentities' objects, as their own entities")
             all.includesSubentities = false
             #expect(try context.fetch(all).isEmpty, "the abstract entity has no objects of its own")
 
@@ -150,7 +150,7 @@ struct InMemoryStoreTests {
         try context.performAndWait {
             var lines: [String] = []
             for entity in context.persistentStoreCoordinator!.managedObjectModel.entities where !entity.isAbstract {
-                let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
                 request.includesSubentities = false
                 for object in try context.fetch(request) {
                     let values = entity.propertiesByName.keys.sorted().compactMap { key -> String? in
@@ -169,7 +169,7 @@ struct InMemoryStoreTests {
                         }
                         return "\(key)=\(String(describing: object.value(forKey: key)))"
                     }
-                    lines.append("\(entity.name) " + values.joined(separator: " "))
+                    lines.append("\(entity.entityName) " + values.joined(separator: " "))
                 }
             }
             return lines.sorted()

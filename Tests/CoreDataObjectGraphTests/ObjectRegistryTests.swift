@@ -135,7 +135,7 @@ struct ObjectRegistryTests {
             for object in leftAgain {
                 if let kept = keptLeft[object.objectID] { #expect(kept === object, "a live object is found, not replaced") }
                 #expect(stack.context.registeredObject(for: object.objectID) === object)
-                #expect(object.entity.name == "RegistryLeft")
+                #expect(object.entity.entityName == "RegistryLeft")
             }
             for object in rightAgain {
                 if let kept = keptRight[object.objectID] { #expect(kept === object, "a live object is found, not replaced") }

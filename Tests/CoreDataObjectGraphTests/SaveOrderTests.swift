@@ -28,7 +28,7 @@ struct SaveOrderTests {
         let stack = try TestStack(storeURL: url, model: model, options: [:])
         let names = ["Tag", "Tag", "Chef", "Tag", "Chef", "Chef", "Recipe", "Tag"]
         let entities = stack.context.performAndWait {
-            names.map { NSEntityDescription.insertNewObject(forEntityName: $0, into: stack.context).entity.name }
+            names.map { NSEntityDescription.insertNewObject(forEntityName: $0, into: stack.context).entity.entityName }
         }
         #expect(entities == names)
     }

@@ -176,11 +176,11 @@ struct SilentDifferenceTests {
     @Test func aTransientAttributeReadsItsDefaultAfterRefreshingAllObjects() throws {
         let model = try SampleStoreBuilder.recipesModel()
         let recipeEntity = try #require(model.entitiesByName["Recipe"])
-        try #require(recipeEntity.attributesByName["isFavorite"]).defaultValue = .boolean(true)
+        try #require(recipeEntity.attributesByName["isFavorite"]).defaultValue = true
         let views = NSAttributeDescription(name: "viewCount", type: .integer16AttributeType)
         views.isTransient = true
         views.isOptional = true
-        views.defaultValue = .integer(7)
+        views.defaultValue = 7
         recipeEntity.addProperty(views)
         let (url, _) = try SampleStoreBuilder.makeRecipesStore(chefs: 1, recipes: 2)
         let stack = try TestStack(storeURL: url, model: model, options: [:])

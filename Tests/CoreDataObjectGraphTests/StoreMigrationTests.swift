@@ -14,15 +14,15 @@ final class StoreMigrationTests: XCTestCase {
         context.persistentStoreCoordinator = coordinator
         return try context.performAndWait {
             var lines: [String] = []
-            for entity in coordinator.managedObjectModel.entities.sorted(by: { $0.name < $1.name }) {
-                for object in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: entity.name)) {
+            for entity in coordinator.managedObjectModel.entities.sorted(by: { $0.entityName < $1.entityName }) {
+                for object in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: entity.entityName)) {
                     var fields: [String] = []
                     for name in entity.attributesByName.keys.sorted() where !(entity.attributesByName[name]!.isTransient) {
                         fields.append("\(name)=\(object.value(forKey: name).map { "\($0)" } ?? "nil")")
                     }
                     for (name, relationship) in entity.relationshipsByName.sorted(by: { $0.key < $1.key }) {
                         func label(_ target: NSManagedObject) -> String {
-                            "\(target.entity.name):\((target.value(forKey: target.entity.attributesByName["name"] != nil ? "name" : target.entity.attributesByName["label"] != nil ? "label" : "caption")).map { "\($0)" } ?? "nil")"
+                            "\(target.entity.entityName):\((target.value(forKey: target.entity.attributesByName["name"] != nil ? "name" : target.entity.attributesByName["label"] != nil ? "label" : "caption")).map { "\($0)" } ?? "nil")"
                         }
                         if !relationship.isToMany {
                             fields.append("\(name)->\((object.value(forKey: name) as? NSManagedObject).map(label) ?? "nil")")
@@ -32,7 +32,7 @@ final class StoreMigrationTests: XCTestCase {
                             fields.append("\(name)->{\(object.mutableSetValue(forKey: name).allObjects.map(label).sorted().joined(separator: ","))}")
                         }
                     }
-                    lines.append("\(entity.name) " + fields.joined(separator: " "))
+                    lines.append("\(entity.entityName) " + fields.joined(separator: " "))
                 }
             }
             return lines.sorted()

@@ -24,24 +24,24 @@ struct StoreTypeRoundTripTests {
     static func dump(_ coordinator: NSPersistentStoreCoordinator, store: NSPersistentStore) throws -> [String] {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
-        let entities = coordinator.managedObjectModel.entities.filter { !$0.isAbstract }.sorted { $0.name < $1.name }
+        let entities = coordinator.managedObjectModel.entities.filter { !$0.isAbstract }.sorted { $0.entityName < $1.entityName }
         return try context.performAndWait {
             var objectsByEntity: [String: [NSManagedObject]] = [:]
             var labels: [NSManagedObjectID: String] = [:]
             for entity in entities {
-                let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
                 request.includesSubentities = false
                 request.returnsObjectsAsFaults = false
                 let objects = try context.fetch(request).sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
-                objectsByEntity[entity.name] = objects
-                for (index, object) in objects.enumerated() { labels[object.objectID] = "\(entity.name)#\(index + 1)" }
+                objectsByEntity[entity.entityName] = objects
+                for (index, object) in objects.enumerated() { labels[object.objectID] = "\(entity.entityName)#\(index + 1)" }
             }
             var lines: [String] = []
             for entity in entities {
                 let attributes = entity.attributesByName.values
                     .filter { !$0.isTransient && !($0 is NSDerivedAttributeDescription) }.map(\.name).sorted()
                 let relationships = entity.relationshipsByName.values.filter { !$0.isTransient }.sorted { $0.name < $1.name }
-                for object in objectsByEntity[entity.name] ?? [] {
+                for object in objectsByEntity[entity.entityName] ?? [] {
                     var fields = [labels[object.objectID]!]
                     for name in attributes { fields.append("\(name)=\(text(of: object, name))") }
                     for relationship in relationships {
@@ -204,11 +204,11 @@ struct StoreTypeRoundTripTests {
             context.persistentStoreCoordinator = coordinator
             var total = 0
             for entity in model.entities {
-                let count = try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.name)) }
+                let count = try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.entityName)) }
                 // The file upper-cases the names; the model spells them as the metadata's version hashes do.
-                #expect(store.metadata[NSStoreModelVersionHashesKey].flatMap { ($0 as? [String: Any])?[entity.name] } != nil, "\(entity.name)")
-                let inFile = text.components(separatedBy: "<object type=\"\(entity.name.uppercased())\"").count - 1
-                #expect(count == inFile, "\(file): \(entity.name)")
+                #expect(store.metadata[NSStoreModelVersionHashesKey].flatMap { ($0 as? [String: Any])?[entity.entityName] } != nil, "\(entity.entityName)")
+                let inFile = text.components(separatedBy: "<object type=\"\(entity.entityName.uppercased())\"").count - 1
+                #expect(count == inFile, "\(file): \(entity.entityName)")
                 total += count
             }
             #expect(total == text.components(separatedBy: "<object ").count - 1, "\(file)")

@@ -50,8 +50,8 @@ struct SubclassAPITests {
         try context.performAndWait {
             let author = Author(context: context)
             author.name = "Ada"
-            #expect(author.isInserted && author.entity.name == "Author")
-            #expect(Author.entity().name == "Author")
+            #expect(author.isInserted && author.entity.entityName == "Author")
+            #expect(Author.entity().entityName == "Author")
             try context.save()
             let request: NSFetchRequest<Author> = Author.fetchRequest()
             request.predicate = Predicates.NSPredicate(format: "name == %@", "Ada")

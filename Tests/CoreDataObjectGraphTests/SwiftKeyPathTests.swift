@@ -36,7 +36,7 @@ struct SwiftKeyPathTests {
         let words = NSAttributeDescription()
         words.name = "words"
         words.attributeType = .integer16AttributeType
-        words.defaultValue = .integer(0)
+        words.defaultValue = 0
         let folder = NSEntityDescription()
         folder.name = "KeyPathFolder"
         let name = NSAttributeDescription()

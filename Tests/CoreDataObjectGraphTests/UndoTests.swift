@@ -64,7 +64,7 @@ struct UndoTests {
             var steps = 0
             for _ in 0..<30 {
                 let live = objects.filter { $0.managedObjectContext === stack.context && !$0.isDeleted }
-                let recipes = live.filter { $0.entity.name == "Recipe" }, chefs = live.filter { $0.entity.name == "Chef" }
+                let recipes = live.filter { $0.entity.entityName == "Recipe" }, chefs = live.filter { $0.entity.entityName == "Chef" }
                 switch Int.random(in: 0..<6, using: &random) {
                 case 0 where !recipes.isEmpty:
                     recipes.randomElement(using: &random)!.setValue("name \(Int.random(in: 0..<99, using: &random))", forKey: "name")

@@ -14,12 +14,12 @@ struct ModelCacheWritingTests {
     }
 
     private func describe(_ model: NSManagedObjectModel) -> [String] {
-        model.entities.sorted { $0.name < $1.name }.flatMap { entity in
-            ["\(entity.name) < \(entity.superentity?.name ?? "-") abstract=\(entity.isAbstract) unique=\(entity.uniquenessConstraints) indexes=\(entity.indexes.map(\.name))"]
+        model.entities.sorted { $0.entityName < $1.entityName }.flatMap { entity in
+            ["\(entity.entityName) < \(entity.superentity?.entityName ?? "-") abstract=\(entity.isAbstract) unique=\(entity.uniquenessConstraints) indexes=\(entity.indexes.map(\.name))"]
                 + entity.ownProperties.sorted { $0.name < $1.name }.map { property in
                     switch property {
                     case let attribute as NSAttributeDescription:
-                        return "  \(attribute.name): \(attribute.attributeType.xcodeName) optional=\(attribute.isOptional) default=\(attribute.defaultValue.map { "\($0)" } ?? "-") min=\(attribute.minimumValueString ?? "-") max=\(attribute.maximumValueString ?? "-") regex=\(attribute.regularExpressionString ?? "-") derived=\((attribute as? NSDerivedAttributeDescription)?.derivationExpressionFormat ?? "-")"
+                        return "  \(attribute.name): \(attribute.attributeType.xcodeName) optional=\(attribute.isOptional) default=\(attribute.attributeDefault.map { "\($0)" } ?? "-") min=\(attribute.minimumValueString ?? "-") max=\(attribute.maximumValueString ?? "-") regex=\(attribute.regularExpressionString ?? "-") derived=\((attribute as? NSDerivedAttributeDescription)?.derivationExpressionFormat ?? "-")"
                     case let relationship as NSRelationshipDescription:
                         return "  \(relationship.name) -> \(relationship.destinationEntityName) inverse=\(relationship.inverseRelationshipName ?? "-") \(relationship.minCount)...\(relationship.maxCount) ordered=\(relationship.isOrdered) rule=\(relationship.deleteRule)"
                     default:

@@ -77,7 +77,7 @@ struct SQLiteStoreFileTests {
         // ZOWNER is an indexed key column, but nothing in the schema names Person: it is said, not guessed.
         #expect(car.relationshipsByName["owner"]?.destinationEntityName == "?")
         #expect(result.notes.contains { $0.contains("ZCAR.ZOWNER looks like a to-one relationship") })
-        #expect(result.model.entitiesByName["ExpensiveSportCar"]?.superentity?.name == "SportCar")
+        #expect(result.model.entitiesByName["ExpensiveSportCar"]?.superentity?.entityName == "SportCar")
         #expect(result.model.entitiesByName["ExpensiveSportCar"]?.ownProperties.map(\.name) == ["islimitededition"],
                 "a column only subentity rows use belongs to that subentity")
         #expect(car.attributesByName["id"] == nil)

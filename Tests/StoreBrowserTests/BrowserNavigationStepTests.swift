@@ -50,17 +50,17 @@ struct BrowserNavigationStepTests {
     func backAfterPickingEntity() throws {
         let browser = try BrowserHarness(entity: "Chef")
         try browser.press(.tab, .character("j"), .enter)
-        let entity = browser.app.table.query.entity.name
+        let entity = browser.app.table.query.entity.entityName
         #expect(entity != "Chef")
         try browser.press(.character("j"), .enter)
         #expect(browser.app.detail != nil)
         #expect(browser.statusLine.contains("Chef › \(entity) › \(entity) p"))
         try browser.press(.backspace)
         #expect(browser.app.detail == nil)
-        #expect(browser.app.table.query.entity.name == entity)
+        #expect(browser.app.table.query.entity.entityName == entity)
         #expect(browser.app.table.selection == 1)
         try browser.press(.backspace)
-        #expect(browser.app.table.query.entity.name == "Chef")
+        #expect(browser.app.table.query.entity.entityName == "Chef")
     }
 
     @Test("Esc and a close the detail step and return to its table; nothing is left to go forward to")

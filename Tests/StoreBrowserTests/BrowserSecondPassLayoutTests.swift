@@ -50,7 +50,7 @@ struct BrowserSecondPassLayoutTests {
                 UPDATE Z_PRIMARYKEY SET Z_NAME = '\(long)' WHERE Z_NAME = 'Shelf';
                 """)
         }
-        let names = browser.app.session.entityTree.map(\.entity.name)
+        let names = browser.app.session.entityTree.map(\.entity.entityName)
         let shown = try #require(names.first { $0.lowercased() == long.lowercased() }, "\(names)")
         #expect(browser.screen.contains { $0.hasPrefix("│" + shown + " ") }, "\(browser.screen)")
     }

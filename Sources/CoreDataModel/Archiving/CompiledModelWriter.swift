@@ -43,10 +43,10 @@ private struct ArchiveWriter {
             } catch let error as CompiledModelWriter.ArchivingError {
                 throw error
             } catch {
-                throw CompiledModelWriter.ArchivingError(element: "entity \(entity.name)", underlying: error)
+                throw CompiledModelWriter.ArchivingError(element: "entity \(entity.entityName)", underlying: error)
             }
         }
-        let names = model.entities.map { builder.addString($0.name) }
+        let names = model.entities.map { builder.addString($0.entityName) }
         let entities = try builder.addDictionary(keys: names, values: model.entities.map { entityReferences[ObjectIdentifier($0)]! },
                                                  className: "NSMutableDictionary")
         let identifiers = builder.addArray(model.versionIdentifiers.map { builder.addString($0) }, className: "NSSet")
@@ -87,7 +87,7 @@ private struct ArchiveWriter {
             keys: entity.ownProperties.map { builder.addString($0.name) },
             values: entity.ownProperties.map { propertyReferences[ObjectIdentifier($0)]! }, className: "NSMutableDictionary")
         let subentities = try builder.addDictionary(
-            keys: entity.subentities.map { builder.addString($0.name) },
+            keys: entity.subentities.map { builder.addString($0.entityName) },
             values: entity.subentities.map { entityReferences[ObjectIdentifier($0)]! }, className: "NSMutableDictionary")
         let constraints = builder.addArray(entity.uniquenessConstraints.map { names in
             builder.addArray(names.map { builder.addString($0) })
@@ -99,7 +99,7 @@ private struct ArchiveWriter {
             })
         }, className: "NSMutableArray")
         var fields: [String: PropertyListValue] = [
-            "NSEntityName": builder.addString(entity.name).uid,
+            "NSEntityName": builder.addString(entity.entityName).uid,
             "NSProperties": properties.uid, "NSSubentities": subentities.uid,
             "NSManagedObjectModel": modelReference.uid, "NSUserInfo": try userInfo(entity.userInfo).uid,
             "NSUniqueTuples": constraints.uid, "NSFetchIndexDescriptions": indexes.uid, "NSCompoundIndexes": compoundIndexes.uid,
@@ -107,7 +107,7 @@ private struct ArchiveWriter {
         ]
         fields["NSClassNameForEntity"] = optionalString(entity.managedObjectClassName)
         fields["NSVersionHashModifier"] = optionalString(entity.versionHashModifier)
-        fields["NSRenamingIdentifier"] = optionalString(entity.renamingIdentifier ?? entity.name)
+        fields["NSRenamingIdentifier"] = optionalString(entity.renamingIdentifier ?? entity.entityName)
         fields["NSSuperentity"] = entity.superentity.flatMap { entityReferences[ObjectIdentifier($0)] }?.uid ?? KeyedArchiveBuilder.nullReference.uid
         try builder.defineObject(reference, className: "NSEntityDescription", fields: fields)
     }
@@ -204,7 +204,7 @@ private struct ArchiveWriter {
         if attribute.allowsExternalBinaryDataStorage { flags |= 0x4 }
         if attribute.preservesValueInHistoryOnDeletion { flags |= 0x10 }
         fields["NSFlagsKey"] = .integer(flags)
-        switch attribute.defaultValue {
+        switch attribute.attributeDefault {
         case nil: fields["NSDefaultValue"] = KeyedArchiveBuilder.nullReference.uid
         case .integer(let v)?: fields["NSDefaultValue"] = .integer(v)
         case .double(let v)?: fields["NSDefaultValue"] = .real(v)

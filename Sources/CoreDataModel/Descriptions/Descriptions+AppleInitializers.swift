@@ -1,10 +1,5 @@
 // Apple's parameterless initialisers, for models built in code as Apple's documentation shows: create, then set
-// `name`, `attributeType`, `destinationEntity`, `properties`, … .
-
-extension NSEntityDescription {
-    /// An entity with no name and no properties yet.
-    public convenience init() { self.init(name: "") }
-}
+// `name`, `attributeType`, `destinationEntity`, `properties`, … (`NSEntityDescription()` is with its class).
 
 extension NSAttributeDescription {
     /// An attribute with no name and an undefined type yet.

@@ -44,7 +44,7 @@ extension NSManagedObjectModel {
     var cachedEntitiesByName: [String: NSEntityDescription] {
         let generation = NSEntityDescription.structureGeneration
         if let cache = entityIndex.withLock({ $0 }), cache.generation == generation { return cache.byName }
-        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(entities.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
         entityIndex.withLock { $0 = EntityIndex(generation: generation, byName: byName) }
         return byName
     }

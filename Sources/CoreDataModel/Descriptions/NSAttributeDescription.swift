@@ -5,8 +5,24 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     public var attributeType: NSAttributeType = .undefinedAttributeType
     /// The class name of the value (`NSString`, `NSNumber`, …, or the custom class of a transformable).
     public var attributeValueClassName: String?
-    /// The default value given to new objects.
-    public var defaultValue: AttributeValue?
+    /// The default value given to new objects, as Apple's `Any?`: set `0`, `"Untitled"`, `false`, `Date()`, … (in the
+    /// attribute's type, or with the type not set yet, in the value's own); reads numbers back as `NSNumber`, as
+    /// Apple's do. A value the attribute's type cannot hold traps, as a value of the wrong type does in `setValue`.
+    public var defaultValue: Any? {
+        get { attributeDefault?.objectValue }
+        set {
+            guard let newValue, !(newValue is NSNull) else {
+                attributeDefault = nil
+                return
+            }
+            guard let value = AttributeValue(defaultValue: newValue, as: attributeType) else {
+                preconditionFailure("\(name): \(type(of: newValue)) is not a default value of a \(attributeType.xcodeName) attribute")
+            }
+            attributeDefault = value
+        }
+    }
+    /// The default value as the library keeps it, typed.
+    package var attributeDefault: AttributeValue?
     /// The name of the value transformer of a transformable attribute (nil means Core Data's default).
     public var valueTransformerName: String?
     /// Large values may be kept in files beside the store rather than in the row (§7 of the store format).

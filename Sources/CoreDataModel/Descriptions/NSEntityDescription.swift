@@ -3,11 +3,24 @@ import Synchronization
 
 /// An entity of a managed object model: its properties, its place in an inheritance tree, and its constraints.
 open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
-    public var name: String {
-        didSet { Self.propertiesDidChange() }
+    /// The entity's name; nil only for an entity made with `init()` whose name is not set yet (Apple's `String?`).
+    public var name: String? {
+        get { hasName ? entityName : nil }
+        set {
+            entityName = newValue ?? ""
+            hasName = newValue != nil
+            // Subentities name their parent, and the model links them by that name.
+            for child in linkedSubentities { child.superentityName = entityName }
+            Self.propertiesDidChange()
+        }
     }
-    /// The class that represents the entity's objects (Xcode's `representedClassName`).
-    public var managedObjectClassName: String?
+    /// The name as the library reads it: an entity in a model always has one (`""` while `name` is nil). Stored, not
+    /// derived from `name`, so the many reads on fetch and save paths stay a plain load.
+    package private(set) var entityName: String
+    private var hasName: Bool
+    /// The class that represents the entity's objects (Xcode's `representedClassName`); implicitly unwrapped as
+    /// Apple's, so `let name: String = entity.managedObjectClassName` compiles (it reads nil when the model names none).
+    public var managedObjectClassName: String!
     public var isAbstract: Bool = false
     public internal(set) var superentity: NSEntityDescription? {
         get { superentityReference.entity }
@@ -17,8 +30,28 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
         }
     }
     private var superentityReference = WeakEntityReference(nil)
-    /// The direct subentities, in the order the model declares them.
-    public internal(set) var subentities: [NSEntityDescription] = []
+    /// The direct subentities, in the order the model declares them. Setting them makes this entity their parent, as
+    /// Apple's setter does (the way a model built in code declares inheritance: `superentity` is read-only).
+    public var subentities: [NSEntityDescription] {
+        get { linkedSubentities }
+        set {
+            for old in linkedSubentities where old.superentity === self && !newValue.contains(where: { $0 === old }) {
+                old.superentityName = nil
+                old.superentity = nil
+            }
+            for child in newValue {
+                child.superentityName = entityName
+                child.superentity = self
+            }
+            linkedSubentities = newValue
+        }
+    }
+    private var linkedSubentities: [NSEntityDescription] = []
+
+    /// The direct subentities by name (Apple's `subentitiesByName`).
+    public var subentitiesByName: [String: NSEntityDescription] {
+        Dictionary(linkedSubentities.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
+    }
     /// The parent entity's name, kept so that a model can be built before it is linked.
     public var superentityName: String?
     /// The properties this entity declares itself (not inherited ones), in declaration order.
@@ -45,8 +78,16 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     private let cachedTreeToken = Atomic<UInt>(0)
 
     public init(name: String) {
-        self.name = name
+        entityName = name
+        hasName = true
         referenceTarget = EntityReferenceTarget(self)
+    }
+
+    /// An entity with no name (`name` reads nil) and no properties yet, as Apple's `init()` makes one: set `name`,
+    /// `properties`, … before adding it to a model.
+    public convenience init() {
+        self.init(name: "")
+        hasName = false
     }
 
     /// Appends a property declared by this entity.
@@ -104,6 +145,9 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
             }
     }
 
+    /// Whether this entity is `entity` or one of its descendants (Apple's spelling, `isKindOf(entity:)`).
+    public func isKindOf(entity: NSEntityDescription) -> Bool { isKind(of: entity) }
+
     /// Whether this entity is `entity` or one of its descendants.
     public func isKind(of entity: NSEntityDescription) -> Bool {
         var current: NSEntityDescription? = self
@@ -147,7 +191,7 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// The SHA-256 version hash Core Data computes for this entity; it is what a store's metadata records.
     public var versionHash: Data { Data(VersionHashing.hash(of: self)) }
 
-    public var description: String { "NSEntityDescription(\(name))" }
+    public var description: String { "NSEntityDescription(\(entityName))" }
 
     /// Links the resolved parent; `superentityName` stays as declared so linking can run again.
     package func linkSuperentity(_ parent: NSEntityDescription?) {
@@ -155,7 +199,7 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     }
 
     package func setSubentities(_ children: [NSEntityDescription]) {
-        subentities = children
+        linkedSubentities = children
     }
 
     package func setModel(_ model: NSManagedObjectModel?) {
@@ -167,7 +211,7 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
 package enum EntityOrdering {
     /// Subentities are walked in `caseInsensitiveCompare:` order, ties broken by code points so it is total.
     package static func subentityPrecedes(_ lhs: NSEntityDescription, _ rhs: NSEntityDescription) -> Bool {
-        namePrecedes(lhs.name, rhs.name)
+        namePrecedes(lhs.entityName, rhs.entityName)
     }
 
     package static func namePrecedes(_ lhs: String, _ rhs: String) -> Bool {

@@ -42,9 +42,14 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
         return members.compactMap { byName[$0] }
     }
 
+    /// Makes `entities` (entities of this model) the members of the configuration `name`, as Apple's method does.
+    public func setEntities(_ entities: [NSEntityDescription], forConfigurationName name: String) {
+        configurationsByName[name] = entities.map(\.entityName)
+    }
+
     /// Each entity's version hash, by entity name: what a compatible store's `NSStoreModelVersionHashes` holds.
     public var entityVersionHashesByName: [String: Data] {
-        Dictionary(entities.map { ($0.name, $0.versionHash) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(entities.map { ($0.entityName, $0.versionHash) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The model's version checksum: base64 of SHA-256 over the entity hashes in entity-name order
@@ -58,7 +63,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// Whether a store whose metadata is `metadata` can be opened with this model: its recorded entity hashes
     /// (`NSStoreModelVersionHashes`) are exactly this model's.
     public func isConfiguration(withName configuration: String?, compatibleWithStoreHashes storeHashes: [String: Data]) -> Bool {
-        let mine = Dictionary(entities(forConfigurationName: configuration).map { ($0.name, $0.versionHash) },
+        let mine = Dictionary(entities(forConfigurationName: configuration).map { ($0.entityName, $0.versionHash) },
                               uniquingKeysWith: { first, _ in first })
         // A named configuration answers for its own entities only: the store may hold the model's other entities.
         return mine == (configuration == nil ? storeHashes : storeHashes.filter { mine[$0.key] != nil })
@@ -72,7 +77,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "NSManagedObjectModel(\(entities.map(\.name).joined(separator: ", ")))"
+        "NSManagedObjectModel(\(entities.map(\.entityName).joined(separator: ", ")))"
     }
 
     // MARK: Linking
@@ -92,8 +97,8 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
         var problems: [String] = []
         let byName = entitiesByName
         var seen = Set<String>()
-        for entity in entities where !seen.insert(entity.name).inserted {
-            problems.append("entity \(entity.name) is declared twice")
+        for entity in entities where !seen.insert(entity.entityName).inserted {
+            problems.append("entity \(entity.entityName) is declared twice")
         }
         for entity in entities {
             entity.setModel(self)
@@ -108,11 +113,11 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
                 entity.linkSuperentity(parent)
                 parent.setSubentities(parent.subentities + [entity])
             } else {
-                problems.append("entity \(entity.name) has an unknown parent entity \(parentName)")
+                problems.append("entity \(entity.entityName) has an unknown parent entity \(parentName)")
             }
         }
         for entity in entities where hasInheritanceCycle(entity) {
-            problems.append("entity \(entity.name) inherits from itself")
+            problems.append("entity \(entity.entityName) inherits from itself")
             // Cut the loop on both sides: a parent that still listed the entity would lead every walk down the
             // subentities (entity numbering, layouts) back to it forever.
             if let parent = entity.superentity { parent.setSubentities(parent.subentities.filter { $0 !== entity }) }
@@ -122,7 +127,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
         for entity in entities {
             for case let relationship as NSRelationshipDescription in entity.ownProperties {
                 guard let destination = byName[relationship.destinationEntityName] else {
-                    problems.append("relationship \(entity.name).\(relationship.name) has an unknown destination entity \(relationship.destinationEntityName)")
+                    problems.append("relationship \(entity.entityName).\(relationship.name) has an unknown destination entity \(relationship.destinationEntityName)")
                     continue
                 }
                 relationship.destinationEntity = destination
@@ -131,7 +136,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
                 if let inverse = inverseOwner.propertiesByName[inverseName] as? NSRelationshipDescription {
                     relationship.inverseRelationship = inverse
                 } else {
-                    problems.append("relationship \(entity.name).\(relationship.name) has an unknown inverse \(inverseOwner.name).\(inverseName)")
+                    problems.append("relationship \(entity.entityName).\(relationship.name) has an unknown inverse \(inverseOwner.entityName).\(inverseName)")
                 }
             }
         }

@@ -9,7 +9,7 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
         set {
             destinationReference = WeakEntityReference(newValue)
             // Apple's code sets the entity, not its name; the model links by name.
-            if let newValue { destinationEntityName = newValue.name }
+            if let newValue { destinationEntityName = newValue.entityName }
         }
     }
     private var destinationReference = WeakEntityReference(nil)

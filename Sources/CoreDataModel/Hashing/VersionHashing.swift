@@ -8,7 +8,7 @@ package enum VersionHashing {
     /// The hash of an entity: its name, abstract flag, parent's hash, every stored property (inherited ones too)
     /// in code-point order of their names, its version hash modifier and its own uniqueness constraints.
     package static func hash(of entity: NSEntityDescription) -> [UInt8] {
-        var bytes = Array(entity.name.utf8)
+        var bytes = Array(entity.entityName.utf8)
         bytes.append(entity.isAbstract ? 1 : 0)
         if let parent = entity.superentity {
             bytes += hash(of: parent)
@@ -92,7 +92,7 @@ package enum VersionHashing {
     private static func isOwnInverse(_ relationship: NSRelationshipDescription) -> Bool {
         guard relationship.inverseRelationshipName == relationship.name else { return false }
         // Only a relationship from an entity to itself can be its own inverse.
-        return relationship.destinationEntityName == relationship.entity?.name
+        return relationship.destinationEntityName == relationship.entity?.entityName
             && (relationship.inverseEntityName ?? relationship.destinationEntityName) == relationship.destinationEntityName
     }
 

@@ -119,7 +119,7 @@ private struct ModelArchiveDecoder {
                     isOptional: try element.bool(forKey: "NSIsOptional") ?? false, compositeName: try element.string(forKey: "_NSCompositeName"))
             })
         }
-        model.entities = entities.sorted { $0.name < $1.name }
+        model.entities = entities.sorted { $0.entityName < $1.entityName }
         try model.link()
         return model
     }
@@ -258,7 +258,7 @@ private struct ModelArchiveDecoder {
         attribute.allowsExternalBinaryDataStorage = flags & AttributeFlag.externalBinaryData != 0
         attribute.preservesValueInHistoryOnDeletion = flags & AttributeFlag.preserveInHistory != 0
         if let value = try archived.value(forKey: "NSDefaultValue") {
-            attribute.defaultValue = try defaultValue(value, type: type, attribute: name)
+            attribute.attributeDefault = try defaultValue(value, type: type, attribute: name)
         }
         return attribute
     }

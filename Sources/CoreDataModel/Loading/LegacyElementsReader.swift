@@ -62,7 +62,7 @@ private struct LegacyModelDecoder {
         for archived in try entityObjects(in: package, depth: 0) {
             let entity = try readEntity(archived)
             entities.append(entity)
-            for template in try readFetchRequestTemplates(of: archived, entity: entity.name) {
+            for template in try readFetchRequestTemplates(of: archived, entity: entity.entityName) {
                 guard model.fetchRequestTemplatesByName[template.name] == nil else {
                     throw ModelError(file: file, reason: "two fetch requests are named \(template.name)")
                 }
@@ -71,7 +71,7 @@ private struct LegacyModelDecoder {
         }
         model.versionIdentifiers = try versionIdentifiers(root)
         model.configurationsByName = try configurations(root)
-        model.entities = entities.sorted { $0.name < $1.name }
+        model.entities = entities.sorted { $0.entityName < $1.entityName }
         try model.link()
         return model
     }
@@ -135,7 +135,7 @@ private struct LegacyModelDecoder {
         entity.versionHashModifier = try settings.string("XD_PSK_versionHashModifier")
         entity.renamingIdentifier = try settings.string("XD_PSK_elementID")
         entity.userInfo = try settings.userInfo("XD_PSK_userInfo")
-        entity.superentityName = try superentityName(of: archived, entity: entity.name)
+        entity.superentityName = try superentityName(of: archived, entity: entity.entityName)
         var seen = Set<ArchivedObjectReference>()
         var names = Set<String>()
         // Properties live in the OwnedAttributes bucket; other buckets are searched too so that a property is not
@@ -143,9 +143,9 @@ private struct LegacyModelDecoder {
         for bucket in elements.bucketNames(of: archived) where bucket != "Stereotypes" && bucket != "Generalizations" {
             for object in try elements.bucketObjects(of: archived, bucket) where isProperty(object) {
                 guard seen.insert(object.reference).inserted else { continue }
-                let property = try readProperty(object, entity: entity.name)
+                let property = try readProperty(object, entity: entity.entityName)
                 guard names.insert(property.name).inserted else {
-                    throw ModelError(file: file, reason: "entity \(entity.name) declares the property \(property.name) twice")
+                    throw ModelError(file: file, reason: "entity \(entity.entityName) declares the property \(property.name) twice")
                 }
                 entity.addProperty(property)
             }
@@ -219,7 +219,7 @@ private struct LegacyModelDecoder {
         // Blank default fields are stored as empty strings, which means "no default" (string() drops them).
         if let text = try settings.string("XD_PAttK_defaultValueAsString") {
             do {
-                attribute.defaultValue = try AttributeValue(parsing: text, as: type)
+                attribute.attributeDefault = try AttributeValue(parsing: text, as: type)
             } catch {
                 throw ModelError(file: file, reason: "attribute \(entity).\(name) has an invalid default value: \(error.description)")
             }

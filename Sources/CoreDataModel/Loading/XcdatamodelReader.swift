@@ -83,7 +83,7 @@ package struct XcdatamodelReader {
         }
         var names = Set<String>()
         for property in entity.ownProperties where !names.insert(property.name).inserted {
-            throw error(at: element, "entity \(entity.name) declares the property \(property.name) twice")
+            throw error(at: element, "entity \(entity.entityName) declares the property \(property.name) twice")
         }
         return entity
     }
@@ -122,9 +122,9 @@ package struct XcdatamodelReader {
         attribute.compositeName = element["composite"]
         do {
             if let interval = element["defaultDateTimeInterval"] {
-                attribute.defaultValue = try AttributeValue(parsing: interval, as: .dateAttributeType)
+                attribute.attributeDefault = try AttributeValue(parsing: interval, as: .dateAttributeType)
             } else if let text = element["defaultValueString"] {
-                attribute.defaultValue = try AttributeValue(parsing: text, as: type)
+                attribute.attributeDefault = try AttributeValue(parsing: text, as: type)
             }
         } catch {
             throw self.error(at: element, "invalid default value: \(error.description)")

@@ -19,7 +19,7 @@ public struct ModelDifference: Sendable, Equatable, CustomStringConvertible {
     /// `configuration`.
     public init(storeHashes: [String: Data], storeModel: NSManagedObjectModel?, model: NSManagedObjectModel, configuration: String? = nil) {
         let entities = model.entities(forConfigurationName: configuration)
-        let mine = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let mine = Dictionary(entities.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
         var changes: [EntityChange] = []
         for name in Set(storeHashes.keys).union(mine.keys).sorted() {
             switch (storeHashes[name], mine[name]) {
@@ -50,8 +50,8 @@ public struct ModelDifference: Sendable, Equatable, CustomStringConvertible {
 
     private static func details(from old: NSEntityDescription, to new: NSEntityDescription) -> [String] {
         var details: [String] = []
-        if old.superentity?.name != new.superentity?.name {
-            details.append("parent \(old.superentity?.name ?? "none") → \(new.superentity?.name ?? "none")")
+        if old.superentity?.entityName != new.superentity?.entityName {
+            details.append("parent \(old.superentity?.entityName ?? "none") → \(new.superentity?.entityName ?? "none")")
         }
         if old.isAbstract != new.isAbstract { details.append(new.isAbstract ? "now abstract" : "no longer abstract") }
         if old.versionHashModifier != new.versionHashModifier { details.append("version hash modifier changed") }

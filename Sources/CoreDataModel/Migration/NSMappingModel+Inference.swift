@@ -13,51 +13,51 @@ extension NSMappingModel {
         var mappings: [NSEntityMapping] = []
         var sourceOfDestination: [String: NSEntityDescription] = [:]
         var claimedBy: [String: String] = [:]
-        let destinations = destinationModel.entities.sorted { $0.name < $1.name }
+        let destinations = destinationModel.entities.sorted { $0.entityName < $1.entityName }
         for destination in destinations {
-            let key = destination.renamingIdentifier ?? destination.name
-            guard let source = sourceModel.entitiesByName[key] ?? sourceModel.entitiesByName[destination.name] else {
-                let mapping = NSEntityMapping(name: "AddTo\(destination.name)", mappingType: .addEntityMappingType,
-                                              sourceEntityName: nil, destinationEntityName: destination.name)
+            let key = destination.renamingIdentifier ?? destination.entityName
+            guard let source = sourceModel.entitiesByName[key] ?? sourceModel.entitiesByName[destination.entityName] else {
+                let mapping = NSEntityMapping(name: "AddTo\(destination.entityName)", mappingType: .addEntityMappingType,
+                                              sourceEntityName: nil, destinationEntityName: destination.entityName)
                 mapping.destinationEntityVersionHash = destination.versionHash
                 mapping.attributeMappings = []
                 mapping.relationshipMappings = []
                 mappings.append(mapping)
                 continue
             }
-            if let other = claimedBy[source.name] {
-                throw MigrationMappingError(reason: "both \(other) and \(destination.name) claim source entity \(source.name); "
-                                                + "Core Data cannot infer a mapping that merges or duplicates entities", entity: destination.name)
+            if let other = claimedBy[source.entityName] {
+                throw MigrationMappingError(reason: "both \(other) and \(destination.entityName) claim source entity \(source.entityName); "
+                                                + "Core Data cannot infer a mapping that merges or duplicates entities", entity: destination.entityName)
             }
-            claimedBy[source.name] = destination.name
-            sourceOfDestination[destination.name] = source
+            claimedBy[source.entityName] = destination.entityName
+            sourceOfDestination[destination.entityName] = source
             // Each hash once: computing one digests every property.
             let (sourceHash, destinationHash) = (source.versionHash, destination.versionHash)
-            let unchanged = source.name == destination.name && sourceHash == destinationHash
-            let mapping = NSEntityMapping(name: "\(source.name)To\(destination.name)",
+            let unchanged = source.entityName == destination.entityName && sourceHash == destinationHash
+            let mapping = NSEntityMapping(name: "\(source.entityName)To\(destination.entityName)",
                                           mappingType: unchanged ? .copyEntityMappingType : .transformEntityMappingType,
-                                          sourceEntityName: source.name, destinationEntityName: destination.name)
+                                          sourceEntityName: source.entityName, destinationEntityName: destination.entityName)
             mapping.sourceEntityVersionHash = sourceHash
             mapping.destinationEntityVersionHash = destinationHash
-            mapping.sourceExpression = "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"\(source.name)\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)"
+            mapping.sourceExpression = "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"\(source.entityName)\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)"
             let properties = try inferProperties(of: destination, from: source, destinationModel: destinationModel, sourceModel: sourceModel)
             mapping.attributeMappings = properties.attributes
             mapping.relationshipMappings = properties.relationships
             mappings.append(mapping)
         }
-        for source in sourceModel.entities.sorted(by: { $0.name < $1.name }) where claimedBy[source.name] == nil {
-            let mapping = NSEntityMapping(name: "\(source.name)ToNothing", mappingType: .removeEntityMappingType,
-                                          sourceEntityName: source.name, destinationEntityName: nil)
+        for source in sourceModel.entities.sorted(by: { $0.entityName < $1.entityName }) where claimedBy[source.entityName] == nil {
+            let mapping = NSEntityMapping(name: "\(source.entityName)ToNothing", mappingType: .removeEntityMappingType,
+                                          sourceEntityName: source.entityName, destinationEntityName: nil)
             mapping.sourceEntityVersionHash = source.versionHash
             mappings.append(mapping)
         }
         // Single-table inheritance: a destination hierarchy may take entities from one source hierarchy only.
         for root in destinationModel.entities where root.superentity == nil {
-            let sourceRoots = Set(root.selfAndDescendants.compactMap { sourceOfDestination[$0.name]?.rootEntity.name })
+            let sourceRoots = Set(root.selfAndDescendants.compactMap { sourceOfDestination[$0.entityName]?.rootEntity.entityName })
             if sourceRoots.count > 1 {
-                throw MigrationMappingError(reason: "the destination hierarchy under \(root.name) would merge the source hierarchies "
+                throw MigrationMappingError(reason: "the destination hierarchy under \(root.entityName) would merge the source hierarchies "
                                                 + sourceRoots.sorted().joined(separator: " and ") + ", which Core Data does not infer",
-                                            entity: root.name)
+                                            entity: root.entityName)
             }
         }
         return NSMappingModel(entityMappings: mappings)
@@ -84,7 +84,7 @@ extension NSMappingModel {
                     throw MigrationMappingError(
                         reason: "attribute type changed from \(old.attributeType.xcodeName) to \(attribute.attributeType.xcodeName); "
                             + "Core Data does not infer a type change (migrate with a mapping model or a staged migration)",
-                        entity: destination.name, property: attribute.name)
+                        entity: destination.entityName, property: attribute.name)
                 }
                 attributes.append(NSPropertyMapping(name: attribute.name, valueExpression: "$source.\(old.name)"))
             case (let attribute as NSAttributeDescription, nil):
@@ -92,12 +92,12 @@ extension NSMappingModel {
             case (let relationship as NSRelationshipDescription, let old as NSRelationshipDescription):
                 let expected = sourceModel.entitiesByName[old.destinationEntityName]
                 let target = relationship.destinationEntity
-                let targetSource = target.flatMap { sourceModel.entitiesByName[$0.renamingIdentifier ?? $0.name] ?? sourceModel.entitiesByName[$0.name] }
+                let targetSource = target.flatMap { sourceModel.entitiesByName[$0.renamingIdentifier ?? $0.entityName] ?? sourceModel.entitiesByName[$0.entityName] }
                 guard let expected, let targetSource, targetSource.isKind(of: expected) || expected.isKind(of: targetSource) else {
                     throw MigrationMappingError(
                         reason: "relationship now leads to \(relationship.destinationEntityName), which is not the migrated "
                             + "\(old.destinationEntityName); Core Data does not infer that",
-                        entity: destination.name, property: relationship.name)
+                        entity: destination.entityName, property: relationship.name)
                 }
                 relationships.append(NSPropertyMapping(name: relationship.name, valueExpression: "$source.\(old.name)"))
             case (let relationship as NSRelationshipDescription, nil):
@@ -106,7 +106,7 @@ extension NSMappingModel {
                 throw MigrationMappingError(
                     reason: "was \(old is NSRelationshipDescription ? "a relationship" : "an attribute") and is now "
                         + "\(new is NSRelationshipDescription ? "a relationship" : "an attribute"); Core Data does not infer that",
-                    entity: destination.name, property: new.name)
+                    entity: destination.entityName, property: new.name)
             default:
                 continue
             }

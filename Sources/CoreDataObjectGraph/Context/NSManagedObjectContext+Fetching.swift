@@ -228,7 +228,7 @@ extension NSManagedObjectContext {
             var destinations: [NSManagedObject] = []
             for (_, group) in byEntity {
                 guard let relationship = group[0].entity.relationshipsByName[name] else {
-                    throw CoreDataError(.persistentStoreOperation, "cannot prefetch \(name): \(group[0].entity.name) has no relationship \(name)")
+                    throw CoreDataError(.persistentStoreOperation, "cannot prefetch \(name): \(group[0].entity.entityName) has no relationship \(name)")
                 }
                 if relationship.isToMany {
                     let store = try coordinator.store(for: group[0].entity)

@@ -135,7 +135,7 @@ extension NSManagedObject {
     }
 
     func validationError(_ code: CoreDataError.Code, _ key: String, _ problem: String) -> CoreDataError {
-        var error = CoreDataError(code, "\(entity.name).\(key) \(problem) (\(objectID.uriRepresentation().absoluteString))",
+        var error = CoreDataError(code, "\(entity.entityName).\(key) \(problem) (\(objectID.uriRepresentation().absoluteString))",
                                   affectedObjectIDs: [objectID])
         error.validationKey = key
         error.validationObject = self

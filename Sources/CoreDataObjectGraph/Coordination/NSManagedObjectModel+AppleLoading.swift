@@ -23,7 +23,7 @@ extension NSManagedObjectModel {
         var entities: [NSEntityDescription] = []
         for model in models {
             for entity in model.entities {
-                guard seen.insert(entity.name).inserted else { return nil }
+                guard seen.insert(entity.entityName).inserted else { return nil }
                 entities.append(entity)
             }
         }

@@ -64,7 +64,7 @@ extension NSPersistentStoreCoordinator {
         let entity = try entity(named: uri.entityName)
         guard managedObjectModel.entities(forConfigurationName: store.configurationName).contains(where: { $0 === entity }) else {
             throw CoreDataError(.persistentStoreOperation,
-                                "\(url.absoluteString): entity \(entity.name) is not in the configuration of store \(store.identifier)")
+                                "\(url.absoluteString): entity \(entity.entityName) is not in the configuration of store \(store.identifier)")
         }
         return NSManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: primaryKey)
     }

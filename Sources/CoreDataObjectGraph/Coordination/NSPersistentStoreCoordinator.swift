@@ -95,11 +95,11 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     func store(for entity: NSEntityDescription) throws -> any RowStore {
         let store = lock.withLock {
             persistentStores.first { store in
-                managedObjectModel.entities(forConfigurationName: store.configurationName).contains { $0 === entity || $0.name == entity.name }
+                managedObjectModel.entities(forConfigurationName: store.configurationName).contains { $0 === entity || $0.entityName == entity.entityName }
             }
         }
         guard let store else {
-            throw CoreDataError(.persistentStoreOperation, "no store holds entity \(entity.name); add a persistent store first")
+            throw CoreDataError(.persistentStoreOperation, "no store holds entity \(entity.entityName); add a persistent store first")
         }
         return try rowStore(store)
     }
@@ -144,7 +144,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     /// The entity named `name`, or an error naming it and the entities that exist.
     func entity(named name: String) throws -> NSEntityDescription {
         guard let entity = managedObjectModel.entitiesByName[name] else {
-            let known = managedObjectModel.entities.map(\.name).sorted().joined(separator: ", ")
+            let known = managedObjectModel.entities.map(\.entityName).sorted().joined(separator: ", ")
             throw CoreDataError(.persistentStoreOperation, "unknown entity \"\(name)\" (the model has: \(known))")
         }
         return entity

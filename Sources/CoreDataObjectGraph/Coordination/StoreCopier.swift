@@ -15,7 +15,7 @@ struct StoreCopier {
         let entities = source.managedObjectModel.entities(forConfigurationName: sourceStore.configurationName).filter { !$0.isAbstract }
         for entity in entities where try source.store(for: entity) !== sourceStore {
             throw CoreDataError(.persistentStoreOperation,
-                                "entity \(entity.name) is held by another store of the coordinator, so its objects cannot be read from "
+                                "entity \(entity.entityName) is held by another store of the coordinator, so its objects cannot be read from "
                                     + "\(sourceStore.url?.path ?? "the store being migrated")")
         }
         let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -32,7 +32,7 @@ struct StoreCopier {
             copies.reserveCapacity(records.count)
             for (index, record) in records.enumerated() {
                 if index % 1024 == 0 { progress?(records.count + index, total) }
-                let copy = NSEntityDescription.insertNewObject(forEntityName: record.entity.name, into: writer)
+                let copy = NSEntityDescription.insertNewObject(forEntityName: record.entity.entityName, into: writer)
                 for (name, value) in record.attributes { copy.setPropertyValue(value, forKey: name) }
                 copies[record.id] = copy
             }
@@ -59,7 +59,7 @@ struct StoreCopier {
     private func readRecords(of entities: [NSEntityDescription], in reader: NSManagedObjectContext) throws -> [Record] {
         var records: [Record] = []
         for entity in entities {
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+            let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
             request.includesSubentities = false
             request.returnsObjectsAsFaults = false
             request.includesPendingChanges = false

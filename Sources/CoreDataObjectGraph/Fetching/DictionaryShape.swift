@@ -9,12 +9,16 @@ extension DictionaryShape {
             case let name as String:
                 if let property = entity.propertiesByName[name] { return .property(property) }
                 if name.contains(".") { return .keyPath(name: name, path: name) }
-                throw CoreDataError(.persistentStoreOperation, "\(role) names \"\(name)\", which \(entity.name) does not have")
+                throw CoreDataError(.persistentStoreOperation, "\(role) names \"\(name)\", which \(entity.entityName) does not have")
             case let property as NSPropertyDescription:
                 return .property(property)
             case let description as NSExpressionDescription:
                 guard let expression = description.expression else {
                     throw CoreDataError(.persistentStoreOperation, "the expression description \"\(description.name)\" has no expression")
+                }
+                if let path = Self.collectionKeyPath(expression.expressionNode, from: entity) {
+                    // Apple's form of `"recipes.@count"`: the same correlated subquery (SQLite) or key-value path.
+                    return .keyPath(name: description.name, path: path)
                 }
                 return .expression(name: description.name, expression: expression.expressionNode, resultType: description.expressionResultType)
             default:
@@ -26,5 +30,34 @@ extension DictionaryShape {
         let grouped = try (request.propertiesToGroupBy ?? []).map { try column($0, role: "propertiesToGroupBy") }
         self.init(columns: fetched, groupBy: grouped, having: request.havingPredicate?.predicateNode,
                   distinct: request.returnsDistinctResults)
+    }
+}
+
+extension DictionaryShape {
+    /// The key path with a collection operator that an expression description's expression spells, when it is one:
+    /// `NSExpression(forKeyPath: "recipes.@count")` reads as `count:(recipes)`, which counts each row's to-many
+    /// relationship when the key path ends at one (through to-one relationships or not), not the fetched rows; the
+    /// other operators (`recipes.@sum.minutes`) stay key paths. Nil for anything else.
+    static func collectionKeyPath(_ expression: ExpressionNode, from entity: NSEntityDescription) -> String? {
+        switch expression {
+        case .keyPath(let path) where path.contains("@"):
+            return path
+        case .function("count:", let arguments):
+            guard arguments.count == 1, case .keyPath(let path) = arguments[0] else { return nil }
+            let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            var current = entity
+            for (index, part) in parts.enumerated() {
+                guard let relationship = current.propertiesByName[part] as? NSRelationshipDescription,
+                      let destination = relationship.destinationEntity else { return nil }
+                guard relationship.isToMany else {
+                    current = destination
+                    continue
+                }
+                return index == parts.count - 1 ? path + ".@count" : nil
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 }

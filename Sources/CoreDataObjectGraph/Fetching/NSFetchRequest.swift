@@ -68,7 +68,7 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: CustomStringConvert
     }
 
     /// The entity name, whether given by name or by description.
-    public var resolvedEntityName: String? { entity?.name ?? entityName }
+    public var resolvedEntityName: String? { entity?.entityName ?? entityName }
 
     public var description: String {
         var text = "<NSFetchRequest: entity: \(resolvedEntityName ?? "nil")"

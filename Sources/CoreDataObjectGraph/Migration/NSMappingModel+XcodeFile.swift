@@ -80,7 +80,7 @@ private struct XcodeMappingDocument {
     }
 
     private func objects(of entity: String) -> [StoreFileObject] {
-        objects.values.filter { $0.entity.name.caseInsensitiveCompare(entity) == .orderedSame }.sorted { $0.reference < $1.reference }
+        objects.values.filter { $0.entity.entityName.caseInsensitiveCompare(entity) == .orderedSame }.sorted { $0.reference < $1.reference }
     }
 
     private func string(_ object: StoreFileObject, _ key: String) -> String? {
@@ -183,7 +183,7 @@ private struct XcodeMappingDocument {
             if keyPath == nil, let sourceEntity, let key = sourceKey(for: property, in: destinationEntity, from: sourceEntity),
                let sourceRelationship = sourceEntity.relationshipsByName[key], let target = sourceRelationship.destinationEntity {
                 keyPath = "$source.\(key)"
-                destinationMapping = destinationMapping ?? mappingBySourceEntity[target.name]
+                destinationMapping = destinationMapping ?? mappingBySourceEntity[target.entityName]
             }
             guard let keyPath, let destinationMapping else { return NSPropertyMapping(name: property, valueExpression: nil) }
             return NSPropertyMapping(name: property, valueExpression:

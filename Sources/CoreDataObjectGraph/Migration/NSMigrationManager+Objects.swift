@@ -257,7 +257,7 @@ extension NSMigrationManager {
     /// program, as Apple's KVC raises); cached for the running migration.
     private func checkedExpression(_ expression: String, of propertyMapping: NSPropertyMapping, in mapping: NSEntityMapping,
                                    source entity: NSEntityDescription) throws -> Predicates.NSExpression {
-        let cacheKey = entity.name + "\u{0}" + expression
+        let cacheKey = entity.entityName + "\u{0}" + expression
         if let cached = objectMigration?.checkedExpressions[cacheKey] { return cached }
         let parsed: Predicates.NSExpression
         do {
@@ -271,7 +271,7 @@ extension NSMigrationManager {
             let key = rest[found.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "@" }
             if !key.hasPrefix("@"), !key.isEmpty, entity.propertiesByName[String(key)] == nil {
                 throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression): the source entity "
-                                        + "\(entity.name) has no property \(key)")
+                                        + "\(entity.entityName) has no property \(key)")
             }
             rest = rest[found.upperBound...]
         }
@@ -315,13 +315,13 @@ extension NSManagedObject {
     /// throws instead of trapping.
     fileprivate func setValidatedValue(_ value: Any?, forKey key: String) throws {
         guard let property = entity.propertiesByName[key] else {
-            throw CoreDataError(.migration, "\(entity.name) has no property \(key)")
+            throw CoreDataError(.migration, "\(entity.entityName) has no property \(key)")
         }
         if let attribute = property as? NSAttributeDescription, !attribute.isTransient, attribute.attributeType != .transformableAttributeType {
             do {
                 _ = try StoredValue(assigning: value, to: attribute)
             } catch {
-                throw CoreDataError(.migration, "\(entity.name).\(key): \(error)", underlyingError: error)
+                throw CoreDataError(.migration, "\(entity.entityName).\(key): \(error)", underlyingError: error)
             }
         }
         setValue(value, forKey: key)

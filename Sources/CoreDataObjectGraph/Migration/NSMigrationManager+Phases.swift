@@ -162,7 +162,7 @@ extension NSMigrationManager {
         var errors: [CoreDataError] = []
         var validated = 0
         for entity in destinationModel.entities where !entity.isAbstract {
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+            let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
             request.includesSubentities = false
             request.fetchBatchSize = batchSize
             request.returnsObjectsAsFaults = false

@@ -11,14 +11,14 @@ enum ManagedValueConversion {
         return optional.wrappedAny
     }
     @usableFromInline
-    static func convert<Value>(_ raw: Any?, to valueType: Value.Type, key: String, entity: String) -> Value {
+    static func convert<Value>(_ raw: Any?, to valueType: Value.Type, key: String, entity: NSEntityDescription) -> Value {
         if let value = raw as? Value { return value }
         if let converted = numeric(raw, to: valueType) { return converted }
         if let converted = relationshipCollection(raw, as: valueType) { return converted }
         if let optional = Value.self as? any ExpressibleByNilLiteral.Type, raw == nil {
             return optional.init(nilLiteral: ()) as! Value
         }
-        preconditionFailure("\(entity).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), which is not a \(Value.self)")
+        preconditionFailure("\(entity.entityName).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), which is not a \(Value.self)")
     }
 
     /// A to-many relationship's destinations (`Set<NSManagedObject>`, or `[NSManagedObject]` when ordered) as the

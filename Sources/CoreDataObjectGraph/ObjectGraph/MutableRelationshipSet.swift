@@ -17,9 +17,9 @@ extension NSManagedObject {
 
     private func toManyRelationship(named key: String, ordered: Bool) -> NSRelationshipDescription {
         guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
-            preconditionFailure("\(entity.name).\(key) is not a to-many relationship")
+            preconditionFailure("\(entity.entityName).\(key) is not a to-many relationship")
         }
-        precondition(!ordered || relationship.isOrdered, "\(entity.name).\(key) is not ordered; use mutableSetValue(forKey:)")
+        precondition(!ordered || relationship.isOrdered, "\(entity.entityName).\(key) is not ordered; use mutableSetValue(forKey:)")
         return relationship
     }
 }
@@ -89,7 +89,7 @@ public class MutableRelationshipSet: Sequence {
     func managedObjects<Objects: Sequence>(in objects: Objects) -> [NSManagedObject] {
         objects.map { element in
             guard let object = element as? NSManagedObject else {
-                preconditionFailure("\(owner.entity.name).\(relationship.name) holds managed objects, not \(type(of: element))")
+                preconditionFailure("\(owner.entity.entityName).\(relationship.name) holds managed objects, not \(type(of: element))")
             }
             return object
         }
@@ -97,7 +97,7 @@ public class MutableRelationshipSet: Sequence {
 
     private func checkContext(of object: NSManagedObject) {
         precondition(object.managedObjectContext === owner.managedObjectContext,
-                     "\(owner.entity.name).\(relationship.name): the object belongs to another context")
+                     "\(owner.entity.entityName).\(relationship.name): the object belongs to another context")
     }
 }
 
@@ -106,7 +106,7 @@ public final class MutableRelationshipOrderedSet: MutableRelationshipSet {
     /// The destination at `index`; traps when out of range, as Apple's `objectAtIndex:` raises.
     public func object(at index: Int) -> NSManagedObject {
         guard let id = storage.id(at: index), let context = owner.managedObjectContext else {
-            preconditionFailure("\(owner.entity.name).\(relationship.name): index \(index) beyond bounds [0 .. \(count - 1)]")
+            preconditionFailure("\(owner.entity.entityName).\(relationship.name): index \(index) beyond bounds [0 .. \(count - 1)]")
         }
         return context.object(with: id)
     }
@@ -120,7 +120,7 @@ public final class MutableRelationshipOrderedSet: MutableRelationshipSet {
     /// `NSMutableOrderedSet`.
     public func insert(_ object: NSManagedObject, at index: Int) {
         var ids = storage.ids
-        precondition(index >= 0 && index <= ids.count, "\(owner.entity.name).\(relationship.name): index \(index) beyond bounds [0 .. \(ids.count)]")
+        precondition(index >= 0 && index <= ids.count, "\(owner.entity.entityName).\(relationship.name): index \(index) beyond bounds [0 .. \(ids.count)]")
         guard !ids.contains(object.objectID) else { return }
         if index == ids.count { return add(object) }
         ids.insert(object.objectID, at: index)
@@ -137,7 +137,7 @@ public final class MutableRelationshipOrderedSet: MutableRelationshipSet {
     public func insert<Objects: Sequence>(_ objects: Objects, at indexes: IndexSet) {
         let objects = managedObjects(in: objects)
         precondition(objects.count == indexes.count,
-                     "\(owner.entity.name).\(relationship.name): \(objects.count) object(s) for \(indexes.count) index(es)")
+                     "\(owner.entity.entityName).\(relationship.name): \(objects.count) object(s) for \(indexes.count) index(es)")
         for (object, index) in zip(objects, indexes) { insert(object, at: Swift.min(index, count)) }
     }
 
@@ -166,7 +166,7 @@ public final class MutableRelationshipOrderedSet: MutableRelationshipSet {
     public func replaceObjects<Objects: Sequence>(at indexes: IndexSet, with objects: Objects) {
         let objects = managedObjects(in: objects)
         precondition(objects.count == indexes.count,
-                     "\(owner.entity.name).\(relationship.name): \(objects.count) object(s) for \(indexes.count) index(es)")
+                     "\(owner.entity.entityName).\(relationship.name): \(objects.count) object(s) for \(indexes.count) index(es)")
         for (index, object) in zip(indexes, objects) { replaceObject(at: index, with: object) }
     }
 

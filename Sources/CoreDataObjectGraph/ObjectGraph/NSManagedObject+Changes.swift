@@ -98,7 +98,7 @@ extension NSManagedObject {
             return
         }
         guard let property = entity.propertiesByName[key] else {
-            preconditionFailure("[<\(entity.name)> setValue:forUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
+            preconditionFailure("[<\(entity.entityName)> setValue:forUndefinedKey:]: the entity \(entity.entityName) is not key value coding-compliant for the key \"\(key)\".")
         }
         if property.isTransient {
             beginEventIfNeeded()
@@ -122,17 +122,17 @@ extension NSManagedObject {
                 // Xcode's generated properties declare Foundation's collections.
                 case let set as NSSet: objects = Self.managedObjects(set.allObjects, forKey: key, of: entity)
                 case let ordered as NSOrderedSet: objects = Self.managedObjects(ordered.array, forKey: key, of: entity)
-                default: preconditionFailure("\(entity.name).\(key) takes a Set<NSManagedObject> or [NSManagedObject], not \(type(of: value!))")
+                default: preconditionFailure("\(entity.entityName).\(key) takes a Set<NSManagedObject> or [NSManagedObject], not \(type(of: value!))")
                 }
                 setToMany(relationship, to: objects.map(\.objectID), maintainingInverse: true)
             } else {
                 guard value == nil || value is NSManagedObject else {
-                    preconditionFailure("\(entity.name).\(key) takes an NSManagedObject, not \(type(of: value!))")
+                    preconditionFailure("\(entity.entityName).\(key) takes an NSManagedObject, not \(type(of: value!))")
                 }
                 setToOne(relationship, to: value as? NSManagedObject, maintainingInverse: true)
             }
         default:
-            preconditionFailure("\(entity.name).\(key) cannot be set")
+            preconditionFailure("\(entity.entityName).\(key) cannot be set")
         }
     }
 
@@ -140,7 +140,7 @@ extension NSManagedObject {
     private static func managedObjects(_ elements: [Any], forKey key: String, of entity: NSEntityDescription) -> [NSManagedObject] {
         elements.map { element in
             guard let object = element as? NSManagedObject else {
-                preconditionFailure("\(entity.name).\(key) holds managed objects, not \(type(of: element))")
+                preconditionFailure("\(entity.entityName).\(key) holds managed objects, not \(type(of: element))")
             }
             return object
         }
@@ -152,7 +152,7 @@ extension NSManagedObject {
         do {
             return try StoredValue.assigning(value, to: attribute, ofType: type)
         } catch {
-            preconditionFailure("\(entity.name).\(attribute.name): \(error)")
+            preconditionFailure("\(entity.entityName).\(attribute.name): \(error)")
         }
     }
 

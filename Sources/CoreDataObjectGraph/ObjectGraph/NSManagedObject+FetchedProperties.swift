@@ -36,7 +36,7 @@ extension NSManagedObject {
             fetchedProperties[property.name] = results
             return results
         } catch {
-            faultingError = CoreDataError(.coreData, "\(entity.name).\(property.name) of \(objectID.uriRepresentation().absoluteString): "
+            faultingError = CoreDataError(.coreData, "\(entity.entityName).\(property.name) of \(objectID.uriRepresentation().absoluteString): "
                                           + "the fetched property's request failed: \(error)", underlyingError: error,
                                           affectedObjectIDs: [objectID])
             return nil
@@ -47,7 +47,7 @@ extension NSManagedObject {
     /// their values, so the request compiles to SQL as any other.
     private func request(for property: NSFetchedPropertyDescription) throws -> NSFetchRequest<NSManagedObject> {
         guard let entityName = property.fetchEntityName else {
-            throw CoreDataError(.coreData, "the fetched property \(entity.name).\(property.name) names no entity to fetch")
+            throw CoreDataError(.coreData, "the fetched property \(entity.entityName).\(property.name) names no entity to fetch")
         }
         let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
         request.sortDescriptors = property.sortDescriptors
@@ -92,7 +92,7 @@ extension NSManagedObject {
                 switch key {
                 case "name": current = property.name
                 case "userInfo": current = property.userInfo
-                case "entity": current = property.entity?.name
+                case "entity": current = property.entity?.entityName
                 default: current = nil
                 }
             case let dictionary as [String: String]: current = dictionary[key]

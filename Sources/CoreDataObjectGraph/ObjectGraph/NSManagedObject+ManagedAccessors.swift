@@ -23,7 +23,7 @@ extension ManagedObjectSubclass {
         // An attribute of the declared type reads without a trip through `Any` (see `value(forKey:as:)`); nils,
         // relationships and conversions take the general path.
         if let typed = value(forKey: key, as: Value.self) { return typed }
-        return ManagedValueConversion.convert(value(forKey: key), to: Value.self, key: key, entity: entity.name)
+        return ManagedValueConversion.convert(value(forKey: key), to: Value.self, key: key, entity: entity)
     }
 }
 

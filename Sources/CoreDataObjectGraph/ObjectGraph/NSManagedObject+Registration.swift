@@ -90,9 +90,9 @@ extension NSManagedObject {
         subclassRegistry.withLock { registry in
             var current: NSEntityDescription? = entity
             while let candidate = current {
-                if let type = registry.byEntity[candidate.name] { return type }
+                if let type = registry.byEntity[candidate.entityName] { return type }
                 if let className = candidate.managedObjectClassName, let type = registry.resolve(className) { return type }
-                if let type = registry.byNamedEntity[candidate.name] { return type }
+                if let type = registry.byNamedEntity[candidate.entityName] { return type }
                 current = candidate.superentity
             }
             return NSManagedObject.self

@@ -62,7 +62,7 @@ extension NSManagedObject {
             transformedValues[slot] = (data, value)
             return value
         case .failure(let error):
-            faultingError = CoreDataError(.coreData, "\(entity.name).\(attribute.name) of \(objectID.uriRepresentation().absoluteString): "
+            faultingError = CoreDataError(.coreData, "\(entity.entityName).\(attribute.name) of \(objectID.uriRepresentation().absoluteString): "
                                           + "\(type(of: transformer.transformer)) could not read the stored value: \(error)",
                                           affectedObjectIDs: [objectID])
             return nil
@@ -78,7 +78,7 @@ extension NSManagedObject {
             // No transformer: the bytes themselves, as for a binary attribute.
             guard let data = value as? Data else {
                 let name = (slots.properties[slot] as? NSAttributeDescription)?.valueTransformerName ?? ""
-                preconditionFailure("\(entity.name).\(slots.properties[slot].name): no value transformer is registered under "
+                preconditionFailure("\(entity.entityName).\(slots.properties[slot].name): no value transformer is registered under "
                                     + "\"\(name)\", so only Data can be stored, not a \(type(of: value))")
             }
             return .attribute(.data(data))
@@ -88,7 +88,7 @@ extension NSManagedObject {
             transformedValues[slot] = (data, value)
             return .attribute(.data(data))
         case .failure(let error):
-            preconditionFailure("\(entity.name).\(attribute.name): \(error)")
+            preconditionFailure("\(entity.entityName).\(attribute.name): \(error)")
         }
     }
 

@@ -37,7 +37,7 @@ extension NSManagedObject {
         }
         guard let property = entity.propertiesByName[key] else {
             if key.hasPrefix("@") { return nil }
-            preconditionFailure("[<\(entity.name)> valueForUndefinedKey:]: the entity \(entity.name) is not key value coding-compliant for the key \"\(key)\".")
+            preconditionFailure("[<\(entity.entityName)> valueForUndefinedKey:]: the entity \(entity.entityName) is not key value coding-compliant for the key \"\(key)\".")
         }
         if let fetched = property as? NSFetchedPropertyDescription { return fetchedPropertyValue(fetched) }
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
@@ -46,7 +46,7 @@ extension NSManagedObject {
         }
         // A transient attribute reads its model default until it is set (again after the object was refreshed).
         if let value = transientValues[key] { return ManagedValueConversion.flattened(value) }
-        guard let defaultValue = (property as? NSAttributeDescription)?.defaultValue else { return nil }
+        guard let defaultValue = (property as? NSAttributeDescription)?.attributeDefault else { return nil }
         return bridged ? defaultValue.objectValue : defaultValue.anyValue
     }
 
@@ -65,8 +65,8 @@ extension NSManagedObject {
            !object.entity.isKind(of: expected) {
             faultingError = CoreDataError(
                 .objectInaccessibleException,
-                "\(entity.name) p\(objectID.primaryKey)'s relationship \(relationship.name) refers to row \(id.primaryKey), which is "
-                    + "of entity \(object.entity.name), not \(expected.name); the store's references are damaged",
+                "\(entity.entityName) p\(objectID.primaryKey)'s relationship \(relationship.name) refers to row \(id.primaryKey), which is "
+                    + "of entity \(object.entity.entityName), not \(expected.entityName); the store's references are damaged",
                 affectedObjectIDs: [objectID])
             return nil
         }

@@ -4,5 +4,5 @@ import CoreDataSQLiteFormat
 /// An object ID given as a predicate constant (`recipe == %@`, `SELF IN %@`) compares by primary key in SQL, as in
 /// Apple's Core Data. A temporary ID has no row, so it matches none.
 extension NSManagedObjectID: StoreObjectReference {
-    public var entityName: String { entity.name }
+    public var entityName: String { entity.entityName }
 }

@@ -54,9 +54,9 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
     /// `x-coredata://STORE-UUID/Entity/pN`, or `x-coredata:///Entity/tUUID` for a temporary ID.
     public func uriRepresentation() -> URL {
         if let temporaryUUID {
-            return URL(string: "x-coredata:///\(entity.name)/t\(temporaryUUID.uuidString)")!
+            return URL(string: "x-coredata:///\(entity.entityName)/t\(temporaryUUID.uuidString)")!
         }
-        return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(entity.name)/p\(primaryKey)")!
+        return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(entity.entityName)/p\(primaryKey)")!
     }
 
     public var description: String { uriRepresentation().absoluteString }

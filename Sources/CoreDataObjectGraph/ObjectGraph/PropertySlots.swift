@@ -32,7 +32,7 @@ public final class PropertySlots: @unchecked Sendable {
         self.storedAttributes = storedAttributes
         self.storedAttributeTypes = storedAttributes.map { $0?.attributeType ?? .undefinedAttributeType }
         self.defaultValues = stored.map { property in
-            (property as? NSAttributeDescription)?.defaultValue.map { .attribute($0) } ?? .null
+            (property as? NSAttributeDescription)?.attributeDefault.map { .attribute($0) } ?? .null
         }
         self.externalStorageSlots = stored.indices.filter { slot in
             guard let attribute = stored[slot] as? NSAttributeDescription else { return false }

@@ -160,7 +160,7 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
 
     open var description: String {
         let state = isFault ? "<fault>" : "{\(slots.properties.map(\.name).joined(separator: ", "))}"
-        return "<\(entity.name): \(objectID.uriRepresentation().absoluteString)> \(state)"
+        return "<\(entity.entityName): \(objectID.uriRepresentation().absoluteString)> \(state)"
     }
 }
 

@@ -19,13 +19,13 @@ public struct EntityNumbering: Sendable, Equatable {
         var order: [String] = []
         var next = 1
         func visit(_ entity: NSEntityDescription) {
-            numbers[entity.name] = next
-            order.append(entity.name)
+            numbers[entity.entityName] = next
+            order.append(entity.entityName)
             next += 1
             for child in entity.subentities.sorted(by: EntityOrdering.subentityPrecedes) {
                 visit(child)
             }
-            ends[entity.name] = next - 1
+            ends[entity.entityName] = next - 1
         }
         let roots = model.entities.filter { $0.superentity == nil }.sorted(by: EntityOrdering.subentityPrecedes)
         roots.forEach(visit)

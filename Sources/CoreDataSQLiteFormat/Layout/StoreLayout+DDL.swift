@@ -18,7 +18,7 @@ extension StoreLayout {
         for table in tables {
             tableStatements.append(createStatement(for: table))
             indexes += indexStatements(for: table, model: model)
-            let memberNames = Set(model.entitiesByName[table.rootEntityName]?.selfAndDescendants.map(\.name) ?? [])
+            let memberNames = Set(model.entitiesByName[table.rootEntityName]?.selfAndDescendants.map(\.entityName) ?? [])
             for join in joinTables where memberNames.contains(join.entityName) {
                 tableStatements.append(createStatement(for: join))
                 indexes.append(indexStatement(for: join))
@@ -72,24 +72,24 @@ extension StoreLayout {
         if !root.subentities.isEmpty {
             statements.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)")
         }
-        let members = root.selfAndDescendants.sorted { (numbering[$0.name] ?? 0) < (numbering[$1.name] ?? 0) }
+        let members = root.selfAndDescendants.sorted { (numbering[$0.entityName] ?? 0) < (numbering[$1.entityName] ?? 0) }
         for entity in members {
             for index in entity.indexes {
                 let indexed = index.elements.compactMap { element -> String? in
                     guard let property = element.propertyName,
-                          let column = columns(forProperty: property, ofEntity: entity.name)?.value else { return nil }
+                          let column = columns(forProperty: property, ofEntity: entity.entityName)?.value else { return nil }
                     return "\(column) COLLATE BINARY \(element.isAscending ? "ASC" : "DESC")"
                 }
                 guard !indexed.isEmpty else { continue }
-                statements.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table.name) (\(indexed.joined(separator: ", ")))")
+                statements.append("CREATE INDEX Z_\(entity.entityName)_\(index.name) ON \(table.name) (\(indexed.joined(separator: ", ")))")
             }
         }
         for entity in members {
             for constraint in entity.uniquenessConstraints {
-                let constrained = constraint.compactMap { columns(forProperty: $0, ofEntity: entity.name)?.value }
+                let constrained = constraint.compactMap { columns(forProperty: $0, ofEntity: entity.entityName)?.value }
                 guard constrained.count == constraint.count, !constrained.isEmpty else { continue }
                 let collated = constrained.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")
-                statements.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table.name) (\(collated))")
+                statements.append("CREATE UNIQUE INDEX Z_\(entity.entityName)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table.name) (\(collated))")
             }
         }
         return statements

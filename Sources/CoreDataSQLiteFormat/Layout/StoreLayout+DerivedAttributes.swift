@@ -26,12 +26,12 @@ extension StoreLayout {
         guard let relationship = entity.relationshipsByName[key], relationship.isToMany,
               let inverse = relationship.inverseRelationship, !inverse.isToMany,
               let destination = relationship.destinationEntity, let inverseOwner = inverse.entity,
-              let sourceTable = table(forEntity: entity.name)?.name,
-              let destinationTable = table(forEntity: destination.name)?.name,
-              let valueColumn = columns(forProperty: derived.name, ofEntity: entity.name)?.value,
-              let keyColumn = columns(forProperty: inverse.name, ofEntity: inverseOwner.name)?.value
+              let sourceTable = table(forEntity: entity.entityName)?.name,
+              let destinationTable = table(forEntity: destination.entityName)?.name,
+              let valueColumn = columns(forProperty: derived.name, ofEntity: entity.entityName)?.value,
+              let keyColumn = columns(forProperty: inverse.name, ofEntity: inverseOwner.entityName)?.value
         else { return [] }
-        let prefix = "Z_DA_\(destinationTable)_\(entity.name)_\(derived.name)"
+        let prefix = "Z_DA_\(destinationTable)_\(entity.entityName)_\(derived.name)"
         func notify(_ row: String, function: String = "NSCoreDataDATriggerUpdatedAffectedObjectValue") -> String {
             "SELECT \(function)('\(sourceTable)', Z_ENT, Z_PK, '\(derived.name)', \(valueColumn)) FROM \(sourceTable) WHERE Z_PK = \(row); END"
         }
@@ -40,7 +40,7 @@ extension StoreLayout {
             "CREATE TRIGGER \(prefix)_PARAMETER_UPDATE_INCREMENT AFTER UPDATE OF \(keyColumn) ON \(destinationTable) FOR EACH ROW WHEN (NEW.\(keyColumn) NOT NULL) BEGIN UPDATE \(sourceTable) SET \(valueColumn) = \(valueColumn) + 1 WHERE Z_PK = NEW.\(keyColumn); \(notify("NEW.\(keyColumn)"))",
             "CREATE TRIGGER \(prefix)_PARAMETER_UPDATE_DECREMENT AFTER UPDATE OF \(keyColumn) ON \(destinationTable) FOR EACH ROW WHEN (OLD.\(keyColumn) NOT NULL) BEGIN UPDATE \(sourceTable) SET \(valueColumn) = \(valueColumn) - 1 WHERE Z_PK = OLD.\(keyColumn); \(notify("OLD.\(keyColumn)"))",
             "CREATE TRIGGER \(prefix)_PARAMETER_DELETE AFTER DELETE ON \(destinationTable) FOR EACH ROW WHEN (OLD.\(keyColumn) NOT NULL) BEGIN UPDATE \(sourceTable) SET \(valueColumn) = \(valueColumn) - 1 WHERE Z_PK = OLD.\(keyColumn); \(notify("OLD.\(keyColumn)"))",
-            "CREATE TRIGGER Z_DA_\(sourceTable)_\(entity.name)_\(derived.name)_SOURCE_INSERT AFTER INSERT ON \(sourceTable) FOR EACH ROW BEGIN UPDATE \(sourceTable) SET \(valueColumn) = (SELECT IFNULL(COUNT(\(keyColumn)), 0) FROM \(destinationTable) WHERE \(keyColumn) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; \(notify("NEW.Z_PK", function: "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"))",
+            "CREATE TRIGGER Z_DA_\(sourceTable)_\(entity.entityName)_\(derived.name)_SOURCE_INSERT AFTER INSERT ON \(sourceTable) FOR EACH ROW BEGIN UPDATE \(sourceTable) SET \(valueColumn) = (SELECT IFNULL(COUNT(\(keyColumn)), 0) FROM \(destinationTable) WHERE \(keyColumn) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; \(notify("NEW.Z_PK", function: "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"))",
         ]
     }
 }

@@ -31,17 +31,17 @@ public struct StoreLayout: Sendable {
         var columnsByEntity: [String: [String: PropertyColumns]] = [:]
         let byName = model.entitiesByName
         let roots = model.entities.filter { $0.superentity == nil }
-            .sorted { (numbering[$0.name] ?? 0) < (numbering[$1.name] ?? 0) }
+            .sorted { (numbering[$0.entityName] ?? 0) < (numbering[$1.entityName] ?? 0) }
         for root in roots {
             let members = root.selfAndDescendants
             let built = Self.buildTable(root: root, members: members, numbering: numbering, entitiesByName: byName)
             for member in members {
-                tableIndexByEntity[member.name] = tables.count
+                tableIndexByEntity[member.entityName] = tables.count
                 var columns: [String: PropertyColumns] = [:]
                 for ancestor in Self.lineage(of: member) {
-                    columns.merge(built.columnsByEntity[ancestor.name] ?? [:]) { _, own in own }
+                    columns.merge(built.columnsByEntity[ancestor.entityName] ?? [:]) { _, own in own }
                 }
-                columnsByEntity[member.name] = columns
+                columnsByEntity[member.entityName] = columns
             }
             tables.append(built.table)
         }
@@ -111,7 +111,7 @@ public struct StoreLayout: Sendable {
     ) -> (table: EntityTable, columnsByEntity: [String: [String: PropertyColumns]]) {
         // Processing order: the root first, then subentities in entity-number order; within an entity, attributes
         // by name, then to-one relationships by name. Suffixes for colliding names follow this order.
-        let processing = members.sorted { (numbering[$0.name] ?? 0) < (numbering[$1.name] ?? 0) }
+        let processing = members.sorted { (numbering[$0.entityName] ?? 0) < (numbering[$1.entityName] ?? 0) }
         var pending: [PendingColumn] = []
         for entity in processing {
             // A property that re-declares an ancestor's (same name) keeps the ancestor's column: it is the same
@@ -124,27 +124,27 @@ public struct StoreLayout: Sendable {
                 guard let group = ColumnGroup(attribute.attributeType), let sqlType = attribute.attributeType.sqliteColumnType else { continue }
                 pending.append(PendingColumn(
                     baseName: "Z" + attribute.name.uppercased(), sqlType: sqlType,
-                    role: .attribute(entity: entity.name, property: attribute.name), group: group,
-                    entityName: entity.name, propertyName: attribute.name, kind: .value))
+                    role: .attribute(entity: entity.entityName, property: attribute.name), group: group,
+                    entityName: entity.entityName, propertyName: attribute.name, kind: .value))
             }
             for case let relationship as NSRelationshipDescription in own where !relationship.isToMany && !relationship.isTransient {
                 let upper = relationship.name.uppercased()
                 pending.append(PendingColumn(
                     baseName: "Z" + upper, sqlType: "INTEGER",
-                    role: .toOneKey(entity: entity.name, property: relationship.name), group: .integer,
-                    entityName: entity.name, propertyName: relationship.name, kind: .value))
+                    role: .toOneKey(entity: entity.entityName, property: relationship.name), group: .integer,
+                    entityName: entity.entityName, propertyName: relationship.name, kind: .value))
                 if let destination = relationship.destinationEntity, !destination.subentities.isEmpty,
-                   let destinationNumber = numbering[destination.name] {
+                   let destinationNumber = numbering[destination.entityName] {
                     pending.append(PendingColumn(
                         baseName: "Z\(destinationNumber)_" + upper, sqlType: "INTEGER",
-                        role: .toOneEntityNumber(entity: entity.name, property: relationship.name), group: .integer,
-                        entityName: entity.name, propertyName: relationship.name, kind: .entityNumber))
+                        role: .toOneEntityNumber(entity: entity.entityName, property: relationship.name), group: .integer,
+                        entityName: entity.entityName, propertyName: relationship.name, kind: .entityNumber))
                 }
                 if let inverse = relationship.inverseRelationship, inverse.isToMany, inverse.isOrdered {
                     pending.append(PendingColumn(
                         baseName: "Z_FOK_" + upper, sqlType: "INTEGER",
-                        role: .toOneOrderKey(entity: entity.name, property: relationship.name), group: .integer,
-                        entityName: entity.name, propertyName: relationship.name, kind: .orderKey))
+                        role: .toOneOrderKey(entity: entity.entityName, property: relationship.name), group: .integer,
+                        entityName: entity.entityName, propertyName: relationship.name, kind: .orderKey))
                 }
             }
         }
@@ -185,7 +185,7 @@ public struct StoreLayout: Sendable {
             }
             columnsByEntity[column.entityName, default: [:]][column.propertyName] = entry
         }
-        let table = EntityTable(name: "Z" + root.name.uppercased(), rootEntityName: root.name, columns: columns)
+        let table = EntityTable(name: "Z" + root.entityName.uppercased(), rootEntityName: root.entityName, columns: columns)
         return (table, columnsByEntity)
     }
 
@@ -207,29 +207,29 @@ public struct StoreLayout: Sendable {
         var tables: [JoinTable] = []
         var unmapped: [String] = []
         var seen = Set<ObjectIdentifier>()
-        let entities = model.entities.sorted { (numbering[$0.name] ?? 0) < (numbering[$1.name] ?? 0) }
+        let entities = model.entities.sorted { (numbering[$0.entityName] ?? 0) < (numbering[$1.entityName] ?? 0) }
         for entity in entities {
             let toMany = entity.ownProperties.compactMap { $0 as? NSRelationshipDescription }
                 .filter { $0.isToMany && !$0.isTransient }
                 .sorted { $0.name.unicodeScalars.lexicographicallyPrecedes($1.name.unicodeScalars) }
             for relationship in toMany where !seen.contains(ObjectIdentifier(relationship)) {
                 guard let inverse = relationship.inverseRelationship else {
-                    unmapped.append("\(entity.name).\(relationship.name)")
+                    unmapped.append("\(entity.entityName).\(relationship.name)")
                     continue
                 }
                 guard inverse.isToMany else { continue }  // one-to-many: the to-one side's key column carries it
                 seen.insert(ObjectIdentifier(relationship))
                 seen.insert(ObjectIdentifier(inverse))
                 guard let inverseEntity = inverse.entity,
-                      let a = numbering[entity.name], let b = numbering[inverseEntity.name] else { continue }
+                      let a = numbering[entity.entityName], let b = numbering[inverseEntity.entityName] else { continue }
                 // The table is named after the relationship declared on the lower-numbered entity.
                 let (first, second, firstNumber, secondNumber) = a <= b
                     ? (relationship, inverse, a, b) : (inverse, relationship, b, a)
                 let firstUpper = first.name.uppercased(), secondUpper = second.name.uppercased()
                 tables.append(JoinTable(
                     name: "Z_\(firstNumber)\(firstUpper)",
-                    entityName: first.entity?.name ?? "", relationshipName: first.name,
-                    inverseEntityName: second.entity?.name ?? "", inverseRelationshipName: second.name,
+                    entityName: first.entity?.entityName ?? "", relationshipName: first.name,
+                    inverseEntityName: second.entity?.entityName ?? "", inverseRelationshipName: second.name,
                     sourceKeyColumn: "Z_\(firstNumber)\(secondUpper)",
                     destinationKeyColumn: "Z_\(secondNumber)\(firstUpper)",
                     relationshipOrderColumn: first.isOrdered ? "Z_FOK_\(secondNumber)\(firstUpper)" : nil,

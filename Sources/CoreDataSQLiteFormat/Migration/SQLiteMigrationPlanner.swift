@@ -54,18 +54,18 @@ public struct SQLiteMigrationPlanner {
                                         entity: entity, property: property)
         }
         guard let found = sourceEntity.propertiesByName[key] else {
-            throw MigrationMappingError(reason: "value expression \(expression) names \(sourceEntity.name).\(key), which the source model does not have",
+            throw MigrationMappingError(reason: "value expression \(expression) names \(sourceEntity.entityName).\(key), which the source model does not have",
                                         entity: entity, property: property)
         }
         return found
     }
 
     private func sourceNumbers(_ entities: [NSEntityDescription]) -> [Int] {
-        entities.compactMap { sourceOf[$0.name].flatMap { source.numbering[$0.name] } }.sorted()
+        entities.compactMap { sourceOf[$0.entityName].flatMap { source.numbering[$0.entityName] } }.sorted()
     }
 
     private func destinationNumbers(_ entities: [NSEntityDescription]) -> [Int] {
-        entities.compactMap { destination.numbering[$0.name] }.sorted()
+        entities.compactMap { destination.numbering[$0.entityName] }.sorted()
     }
 
     /// The entities of a destination table that carry `property` (declared on `owner`): `owner` and its descendants.
@@ -79,21 +79,21 @@ public struct SQLiteMigrationPlanner {
     /// filled before any table changes; nil for a to-many relationship without an inverse (no storage known).
     private mutating func pairs(of relationship: NSRelationshipDescription) -> String? {
         guard let owner = relationship.entity else { return nil }
-        let key = "\(owner.name).\(relationship.name)"
+        let key = "\(owner.entityName).\(relationship.name)"
         if let existing = pairTables[key] { return existing }
         let name = "_ocd_pairs_\(pairTables.count + 1)"
         let select: String
         if !relationship.isToMany {
-            guard let table = source.table(forEntity: owner.name), let range = source.numbering.range(of: owner.name),
-                  let column = source.columns(forProperty: relationship.name, ofEntity: owner.name)?.value else { return nil }
+            guard let table = source.table(forEntity: owner.entityName), let range = source.numbering.range(of: owner.entityName),
+                  let column = source.columns(forProperty: relationship.name, ofEntity: owner.entityName)?.value else { return nil }
             select = "SELECT Z_PK, \(column), NULL FROM \(table.name) WHERE \(column) IS NOT NULL AND Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
         } else if let inverse = relationship.inverseRelationship, !inverse.isToMany, let target = inverse.entity {
-            guard let table = source.table(forEntity: target.name), let range = source.numbering.range(of: target.name),
-                  let columns = source.columns(forProperty: inverse.name, ofEntity: target.name) else { return nil }
+            guard let table = source.table(forEntity: target.entityName), let range = source.numbering.range(of: target.entityName),
+                  let columns = source.columns(forProperty: inverse.name, ofEntity: target.entityName) else { return nil }
             select = "SELECT \(columns.value), Z_PK, \(columns.orderKey ?? "NULL") FROM \(table.name) WHERE \(columns.value) IS NOT NULL "
                 + "AND Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
-        } else if let join = source.joinTable(forRelationship: relationship.name, ofEntity: owner.name) {
-            let first = join.entityName == owner.name && join.relationshipName == relationship.name
+        } else if let join = source.joinTable(forRelationship: relationship.name, ofEntity: owner.entityName) {
+            let first = join.entityName == owner.entityName && join.relationshipName == relationship.name
             select = first
                 ? "SELECT \(join.sourceKeyColumn), \(join.destinationKeyColumn), \(join.relationshipOrderColumn ?? "NULL") FROM \(join.name)"
                 : "SELECT \(join.destinationKeyColumn), \(join.sourceKeyColumn), \(join.inverseOrderColumn ?? "NULL") FROM \(join.name)"
@@ -122,7 +122,7 @@ public struct SQLiteMigrationPlanner {
         for table in destination.tables {
             guard let root = destinationModel.entitiesByName[table.rootEntityName] else { continue }
             let members = root.selfAndDescendants
-            let feeding = Set(members.compactMap { sourceOf[$0.name].flatMap { source.table(forEntity: $0.name)?.name } })
+            let feeding = Set(members.compactMap { sourceOf[$0.entityName].flatMap { source.table(forEntity: $0.entityName)?.name } })
             primaryKeySources[table.name] = feeding.sorted()
             if let inPlace = try inPlaceChanges(for: table, members: members, feeding: feeding) {
                 kept.insert(table.name)
@@ -200,8 +200,8 @@ public struct SQLiteMigrationPlanner {
     {
         guard feeding == [table.name], let old = source.tables.first(where: { $0.name == table.name }),
               let oldRoot = sourceModel.entitiesByName[old.rootEntityName] else { return nil }
-        let sourceMembers = Set(members.compactMap { sourceOf[$0.name]?.name })
-        guard sourceMembers.count == members.count, Set(oldRoot.selfAndDescendants.map(\.name)) == sourceMembers else { return nil }
+        let sourceMembers = Set(members.compactMap { sourceOf[$0.entityName]?.entityName })
+        guard sourceMembers.count == members.count, Set(oldRoot.selfAndDescendants.map(\.entityName)) == sourceMembers else { return nil }
         var origins: [String?] = []
         for column in table.columns {
             switch column.role {
@@ -210,16 +210,16 @@ public struct SQLiteMigrationPlanner {
             case .attribute(let entity, let property):
                 guard let from = try sourceProperty(of: property, entity: entity) else { origins.append(nil); continue }
                 guard from is NSAttributeDescription, let owner = sourceOf[entity],
-                      let sourceColumn = source.columns(forProperty: from.name, ofEntity: owner.name)?.value else { return nil }
+                      let sourceColumn = source.columns(forProperty: from.name, ofEntity: owner.entityName)?.value else { return nil }
                 origins.append(sourceColumn)
             case .toOneKey(let entity, let property), .toOneOrderKey(let entity, let property):
                 guard let from = try sourceProperty(of: property, entity: entity) else { origins.append(nil); continue }
                 guard let relationship = from as? NSRelationshipDescription, !relationship.isToMany, let owner = sourceOf[entity],
-                      let columns = source.columns(forProperty: from.name, ofEntity: owner.name) else { return nil }
+                      let columns = source.columns(forProperty: from.name, ofEntity: owner.entityName) else { return nil }
                 if case .toOneKey = column.role { origins.append(columns.value) } else { origins.append(columns.orderKey) }
             case .toOneEntityNumber(let entity, let property):
                 guard let from = try sourceProperty(of: property, entity: entity) else { origins.append(nil); continue }
-                guard let owner = sourceOf[entity], let sourceColumn = source.columns(forProperty: from.name, ofEntity: owner.name)?.entityNumber
+                guard let owner = sourceOf[entity], let sourceColumn = source.columns(forProperty: from.name, ofEntity: owner.entityName)?.entityNumber
                 else { origins.append(nil); continue }
                 origins.append(sourceColumn)
             }
@@ -246,7 +246,7 @@ public struct SQLiteMigrationPlanner {
             notes.append("add \(column.name)")
         }
         let renumbered = members.compactMap { member -> String? in
-            guard let from = sourceOf[member.name].flatMap({ source.numbering[$0.name] }), let to = destination.numbering[member.name],
+            guard let from = sourceOf[member.entityName].flatMap({ source.numbering[$0.entityName] }), let to = destination.numbering[member.entityName],
                   from != to else { return nil }
             return "WHEN \(from) THEN \(to)"
         }
@@ -263,7 +263,7 @@ public struct SQLiteMigrationPlanner {
         guard let root = destinationModel.entitiesByName[table.rootEntityName] else { return [] }
         var statements: [String] = []
         for sourceTable in feeding {
-            let members = root.selfAndDescendants.filter { sourceOf[$0.name].flatMap { source.table(forEntity: $0.name)?.name } == sourceTable }
+            let members = root.selfAndDescendants.filter { sourceOf[$0.entityName].flatMap { source.table(forEntity: $0.entityName)?.name } == sourceTable }
             guard !members.isEmpty else { continue }
             var expressions: [String] = []
             for column in table.columns {
@@ -283,7 +283,7 @@ public struct SQLiteMigrationPlanner {
         case .optimisticLockVersion: return "Z_OPT"
         case .entityNumber:
             let cases = members.compactMap { member -> String? in
-                guard let from = sourceOf[member.name].flatMap({ source.numbering[$0.name] }), let to = destination.numbering[member.name] else { return nil }
+                guard let from = sourceOf[member.entityName].flatMap({ source.numbering[$0.entityName] }), let to = destination.numbering[member.entityName] else { return nil }
                 return "WHEN \(from) THEN \(to)"
             }
             return "CASE Z_ENT \(cases.joined(separator: " ")) END"
@@ -292,9 +292,9 @@ public struct SQLiteMigrationPlanner {
         case .attribute(let entity, let property), .toOneKey(let entity, let property), .toOneOrderKey(let entity, let property):
             var byColumn: [String: [Int]] = [:]
             for member in members where carriers(of: entity).contains(where: { $0 === member }) {
-                guard let from = try sourceProperty(of: property, entity: member.name), let owner = sourceOf[member.name],
-                      let columns = source.columns(forProperty: from.name, ofEntity: owner.name),
-                      let number = source.numbering[owner.name] else { continue }
+                guard let from = try sourceProperty(of: property, entity: member.entityName), let owner = sourceOf[member.entityName],
+                      let columns = source.columns(forProperty: from.name, ofEntity: owner.entityName),
+                      let number = source.numbering[owner.entityName] else { continue }
                 let sourceColumn: String?
                 switch column.role {
                 case .attribute: sourceColumn = from is NSAttributeDescription ? columns.value : nil
@@ -324,13 +324,13 @@ public struct SQLiteMigrationPlanner {
             case .attribute(let entity, let property):
                 guard let attribute = destinationModel.entitiesByName[entity]?.attributesByName[property],
                       !(attribute is NSDerivedAttributeDescription) else { continue }
-                let numbers = destinationNumbers(carriers(of: entity).filter { sourceOf[$0.name] != nil })
+                let numbers = destinationNumbers(carriers(of: entity).filter { sourceOf[$0.entityName] != nil })
                 guard !numbers.isEmpty else { continue }
                 let from = try sourceProperty(of: property, entity: entity)
                 let needsValue = from == nil || (from?.isOptional == true && !attribute.isOptional)
                 guard needsValue else { continue }
                 let list = numbers.map(String.init).joined(separator: ", ")
-                if let value = attribute.defaultValue, let literal = SQLLiteral.render(value) {
+                if let value = attribute.attributeDefault, let literal = SQLLiteral.render(value) {
                     post.append("UPDATE \(table.name) SET \(column.name) = \(literal) WHERE \(column.name) IS NULL AND Z_ENT IN (\(list))")
                 } else if !attribute.isOptional {
                     checks.append(.init(table: table.name, column: column.name, entityNumbers: numbers,
@@ -345,7 +345,7 @@ public struct SQLiteMigrationPlanner {
             case .toOneOrderKey(let entity, let property):
                 let from = try sourceProperty(of: property, entity: entity)
                 if let relationship = from as? NSRelationshipDescription, !relationship.isToMany,
-                   let owner = sourceOf[entity], source.columns(forProperty: relationship.name, ofEntity: owner.name)?.orderKey != nil { continue }
+                   let owner = sourceOf[entity], source.columns(forProperty: relationship.name, ofEntity: owner.entityName)?.orderKey != nil { continue }
                 guard let key = destination.columns(forProperty: property, ofEntity: entity)?.value else { continue }
                 post.append("UPDATE \(table.name) SET \(column.name) = r.n FROM (SELECT Z_PK AS k, ROW_NUMBER() OVER (PARTITION BY \(key) "
                             + "ORDER BY Z_PK) AS n FROM \(table.name) WHERE \(key) IS NOT NULL) AS r WHERE r.k = \(table.name).Z_PK")
@@ -376,9 +376,9 @@ public struct SQLiteMigrationPlanner {
     private func joinIsUnchanged(_ join: JoinTable) throws(MigrationMappingError) -> Bool {
         guard let first = try sourceProperty(of: join.relationshipName, entity: join.entityName) as? NSRelationshipDescription,
               let second = try sourceProperty(of: join.inverseRelationshipName, entity: join.inverseEntityName) as? NSRelationshipDescription,
-              let owner = first.entity, let old = source.joinTable(forRelationship: first.name, ofEntity: owner.name) else { return false }
+              let owner = first.entity, let old = source.joinTable(forRelationship: first.name, ofEntity: owner.entityName) else { return false }
         return old == join && first.name == join.relationshipName && second.name == join.inverseRelationshipName
-            && sourceOf[join.entityName]?.name == join.entityName && sourceOf[join.inverseEntityName]?.name == join.inverseEntityName
+            && sourceOf[join.entityName]?.entityName == join.entityName && sourceOf[join.inverseEntityName]?.entityName == join.inverseEntityName
     }
 
     private mutating func joinStatements(for join: JoinTable) throws(MigrationMappingError) -> [String] {

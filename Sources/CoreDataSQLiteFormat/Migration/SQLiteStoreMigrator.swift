@@ -162,7 +162,7 @@ public enum SQLiteStoreMigrator {
         try connection.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
         for name in layout.numbering.namesInNumberOrder {
             guard let entity = model.entitiesByName[name], let number = layout.numbering[name] else { continue }
-            let parent = entity.superentity.flatMap { layout.numbering[$0.name] } ?? 0
+            let parent = entity.superentity.flatMap { layout.numbering[$0.entityName] } ?? 0
             var maximum: Int64 = 0
             if entity.superentity == nil, let table = layout.table(forEntity: name) {
                 maximum = (plan.primaryKeySources[table.name] ?? []).compactMap { oldMaximums[$0] }.max() ?? 0

@@ -78,8 +78,8 @@ public struct VersionMigrationPath: @unchecked Sendable {
             let step = try Self.inferredStep(from: storeModel, to: current.model, names: (sourceVersionName, current.name), file: file)
             // A model that keeps none of the store's entities would drop every table: almost surely the wrong model.
             guard step.mapping.entityMappings.contains(where: { $0.sourceEntityName != nil && $0.destinationEntityName != nil }) else {
-                throw StoreFormatError(file: file, reason: "shares no entity with the model (\(storeModel.entities.map(\.name).sorted().joined(separator: ", ")) "
-                                        + "in the store, \(current.model.entities.map(\.name).sorted().joined(separator: ", ")) in the model); migrating "
+                throw StoreFormatError(file: file, reason: "shares no entity with the model (\(storeModel.entities.map(\.entityName).sorted().joined(separator: ", ")) "
+                                        + "in the store, \(current.model.entities.map(\.entityName).sorted().joined(separator: ", ")) in the model); migrating "
                                         + "would drop all its data, so this is taken for the wrong model; nothing was changed")
             }
             steps = [(sourceVersionName, current.name, step, nil)]

@@ -32,7 +32,7 @@ extension PredicateCompilation {
         case (.url, .url(let url)): return .text(url.absoluteString)
         case (.object(let rootName), .object(let object)):
             guard let reference = object.value as? any StoreObjectReference else { break }
-            guard model.entitiesByName[reference.entityName]?.rootEntity.name == rootName else {
+            guard model.entitiesByName[reference.entityName]?.rootEntity.entityName == rootName else {
                 throw refusal(
                     "object comparison", format,
                     "the object is a \(reference.entityName), which is not in the \(rootName) entity tree")

@@ -81,7 +81,7 @@ extension PredicateCompilation {
 
     /// The primary key of the scope's rows, standing for the objects themselves.
     func objectOperand(of scope: QueryScope) -> Operand {
-        .value(SQLFragment("\(scope.alias).Z_PK"), .object(root: scope.entity.rootEntity.name))
+        .value(SQLFragment("\(scope.alias).Z_PK"), .object(root: scope.entity.rootEntity.entityName))
     }
 
     // MARK: Key paths
@@ -101,45 +101,45 @@ extension PredicateCompilation {
                 throw refusal(construct, format, "the collection operator \(name) must follow a to-many relationship")
             }
             guard let property = entity.propertiesByName[name] else {
-                throw refusal(construct, format, "entity \(entity.name) has no property named '\(name)'")
+                throw refusal(construct, format, "entity \(entity.entityName) has no property named '\(name)'")
             }
             if property.isTransient && !(property is NSDerivedAttributeDescription) {
                 throw refusal(
                     "key path through a transient property", format,
-                    "\(entity.name).\(name) is transient and has no column in the store")
+                    "\(entity.entityName).\(name) is transient and has no column in the store")
             }
             switch property {
             case let attribute as NSAttributeDescription:
                 guard isLast else {
-                    throw refusal(construct, format, "\(entity.name).\(name) is an attribute; the key path cannot continue past it")
+                    throw refusal(construct, format, "\(entity.entityName).\(name) is an attribute; the key path cannot continue past it")
                 }
                 guard let kind = ValueKind(attribute.attributeType),
-                      let column = layout.columns(forProperty: name, ofEntity: entity.name)
+                      let column = layout.columns(forProperty: name, ofEntity: entity.entityName)
                 else {
                     throw refusal(
                         construct, format,
-                        "\(entity.name).\(name) is a \(attribute.attributeType.xcodeName) attribute, which SQL cannot compare")
+                        "\(entity.entityName).\(name) is a \(attribute.attributeType.xcodeName) attribute, which SQL cannot compare")
                 }
                 return .value(SQLFragment("\(alias).\(SQLFragment.identifier(column.value))"), kind)
             case let relationship as NSRelationshipDescription:
                 guard let destination = relationship.destinationEntity else {
-                    throw refusal(construct, format, "\(entity.name).\(name) has no destination entity in the model")
+                    throw refusal(construct, format, "\(entity.entityName).\(name) has no destination entity in the model")
                 }
                 if relationship.isToMany {
                     return .toMany(
                         ToManyStep(ownerAlias: alias, relationship: relationship, destination: destination),
                         rest: Array(components[(position + 1)...]))
                 }
-                guard let column = layout.columns(forProperty: name, ofEntity: entity.name) else {
-                    throw refusal(construct, format, "\(entity.name).\(name) has no column in the store")
+                guard let column = layout.columns(forProperty: name, ofEntity: entity.entityName) else {
+                    throw refusal(construct, format, "\(entity.entityName).\(name) has no column in the store")
                 }
                 if isLast {
                     return .value(
                         SQLFragment("\(alias).\(SQLFragment.identifier(column.value))"),
-                        .object(root: destination.rootEntity.name))
+                        .object(root: destination.rootEntity.entityName))
                 }
-                guard let table = layout.table(forEntity: destination.name) else {
-                    throw refusal(construct, format, "entity \(destination.name) has no table")
+                guard let table = layout.table(forEntity: destination.entityName) else {
+                    throw refusal(construct, format, "entity \(destination.entityName) has no table")
                 }
                 joinedPath += (joinedPath.isEmpty ? "" : ".") + name
                 let owner = alias
@@ -156,7 +156,7 @@ extension PredicateCompilation {
             default:
                 throw refusal(
                     "key path through a fetched property", format,
-                    "\(entity.name).\(name) is a fetched property, evaluated by a separate fetch")
+                    "\(entity.entityName).\(name) is a fetched property, evaluated by a separate fetch")
             }
         }
         return objectOperand(of: scope)
@@ -170,9 +170,9 @@ extension PredicateCompilation {
         _ step: ToManyStep, format: String
     ) throws(PredicateSQLError) -> (from: String, correlation: String, scope: QueryScope) {
         let relationship = step.relationship
-        let ownerName = relationship.entity?.name ?? ""
+        let ownerName = relationship.entity?.entityName ?? ""
         guard let inverse = relationship.inverseRelationship,
-              let table = layout.table(forEntity: step.destination.name)
+              let table = layout.table(forEntity: step.destination.entityName)
         else {
             throw refusal(
                 "to-many key path", format,
@@ -194,8 +194,8 @@ extension PredicateCompilation {
                 + "ON \(scope.alias).Z_PK = \(link).\(SQLFragment.identifier(destinationColumn))"
             correlation = "\(link).\(SQLFragment.identifier(ownerColumn)) = \(step.ownerAlias).Z_PK"
         } else {
-            guard let key = layout.columns(forProperty: inverse.name, ofEntity: step.destination.name) else {
-                throw refusal("to-many key path", format, "\(step.destination.name).\(inverse.name) has no column")
+            guard let key = layout.columns(forProperty: inverse.name, ofEntity: step.destination.entityName) else {
+                throw refusal("to-many key path", format, "\(step.destination.entityName).\(inverse.name) has no column")
             }
             from = "\(SQLFragment.identifier(table.name)) \(scope.alias)"
             correlation = "\(scope.alias).\(SQLFragment.identifier(key.value)) = \(step.ownerAlias).Z_PK"

@@ -120,7 +120,7 @@ public struct PredicateSQLCompiler: Sendable {
         }
         var owners = Set<String>()
         var ancestor: NSEntityDescription? = entity
-        while let current = ancestor { owners.insert(current.name); ancestor = current.superentity }
+        while let current = ancestor { owners.insert(current.entityName); ancestor = current.superentity }
         for name in layout.numbering.namesInNumberOrder where entityNumbers.contains(layout.numbering[name] ?? 0) {
             owners.insert(name)
         }
@@ -171,7 +171,7 @@ final class PredicateCompilation {
     /// The entity restriction needed for rows of `entity` in its table (``StoreSQL``'s entity filter): none when
     /// the entity's subtree is the whole table.
     func entityRestriction(alias: String, entity: NSEntityDescription) -> String? {
-        StoreSQL.entityFilter(layout: layout, alias: alias, entityName: entity.name, policy: .narrowerOnly)
+        StoreSQL.entityFilter(layout: layout, alias: alias, entityName: entity.entityName, policy: .narrowerOnly)
     }
 
     // MARK: Predicates

@@ -48,10 +48,10 @@ extension StoreSQL {
     /// inverse (Apple's layout for those is unknown).
     package func toManyStorage(_ relationship: NSRelationshipDescription) -> ToManyStorage? {
         guard let source = relationship.entity else { return nil }
-        if let sides = joinSides(relationshipName: relationship.name, entityName: source.name) { return .joinTable(sides) }
+        if let sides = joinSides(relationshipName: relationship.name, entityName: source.entityName) { return .joinTable(sides) }
         guard let inverse = relationship.inverseRelationship, !inverse.isToMany, let owner = inverse.entity,
-              let columns = layout.columns(forProperty: inverse.name, ofEntity: owner.name),
-              let table = layout.table(forEntity: owner.name) else { return nil }
+              let columns = layout.columns(forProperty: inverse.name, ofEntity: owner.entityName),
+              let table = layout.table(forEntity: owner.entityName) else { return nil }
         return .inverseColumn(key: Self.name(columns.value), orderKey: relationship.isOrdered ? columns.orderKey.map(Self.name) : nil,
                               table: table)
     }
@@ -60,7 +60,7 @@ extension StoreSQL {
     /// from the join table, so a key that leads to no row shows with a NULL `Z_ENT` instead of vanishing). One
     /// binding: the source's primary key.
     package func destinations(of relationship: NSRelationshipDescription) -> String? {
-        guard let destination = relationship.destinationEntity, let destinationTable = layout.table(forEntity: destination.name),
+        guard let destination = relationship.destinationEntity, let destinationTable = layout.table(forEntity: destination.entityName),
               let storage = toManyStorage(relationship) else { return nil }
         switch storage {
         case .joinTable(let join):
@@ -69,7 +69,7 @@ extension StoreSQL {
                 + "ON d.Z_PK = j.\(join.theirs) WHERE j.\(join.mine) = ? ORDER BY \(order)j.\(join.theirs)"
         case .inverseColumn(let key, let orderKey, _):
             var filter = "d.\(key) = ?"
-            if let entity = entityFilter(alias: "d", entityName: destination.name, policy: .wholeTreeToo) {
+            if let entity = entityFilter(alias: "d", entityName: destination.entityName, policy: .wholeTreeToo) {
                 filter += " AND " + entity
             }
             let order = orderKey.map { "d.\($0), " } ?? ""

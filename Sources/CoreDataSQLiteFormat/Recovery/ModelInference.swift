@@ -91,15 +91,15 @@ public struct ModelInference {
                     attribute.isOptional = true
                     ownerEntity.addProperty(attribute)
                 }
-                unknownCase.insert("\(ownerEntity.name).\(propertyName)")
+                unknownCase.insert("\(ownerEntity.entityName).\(propertyName)")
             }
         }
         for table in tables.sorted() where table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
             if let pair = try joinTableRelationships(table, entries: entries) {
                 entities[pair.sourceNumber]?.addProperty(pair.relationship)
                 entities[pair.destinationNumber]?.addProperty(pair.inverse)
-                unknownCase.insert("\(entities[pair.sourceNumber]?.name ?? "").\(pair.relationship.name)")
-                unknownCase.insert("\(entities[pair.destinationNumber]?.name ?? "").\(pair.inverse.name)")
+                unknownCase.insert("\(entities[pair.sourceNumber]?.entityName ?? "").\(pair.relationship.name)")
+                unknownCase.insert("\(entities[pair.destinationNumber]?.entityName ?? "").\(pair.inverse.name)")
             }
         }
         let model = NSManagedObjectModel(entities: entries.compactMap { entities[$0.entityNumber] })

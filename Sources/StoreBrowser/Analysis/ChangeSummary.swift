@@ -12,13 +12,13 @@ enum ChangeSummary {
     /// `Chef Ana Lima`: the entity and the label, or the ID text (`Chef p2`) when the object has no label.
     static func name(of object: NSManagedObject, labels: ObjectLabel) -> String {
         let label = labels.text(for: object)
-        return label == ObjectLabel.idText(object.objectID) ? label : "\(object.entity.name) \(label)"
+        return label == ObjectLabel.idText(object.objectID) ? label : "\(object.entity.entityName) \(label)"
     }
 
     static func lines(for context: NSManagedObjectContext, labels: ObjectLabel = ObjectLabel()) -> [String] {
         var lines: [String] = []
         let byLabel: (NSManagedObject, NSManagedObject) -> Bool = {
-            ($0.entity.name, $0.objectID.primaryKey) < ($1.entity.name, $1.objectID.primaryKey)
+            ($0.entity.entityName, $0.objectID.primaryKey) < ($1.entity.entityName, $1.objectID.primaryKey)
         }
         for object in context.insertedObjects.sorted(by: byLabel) {
             lines.append("+ insert \(name(of: object, labels: labels))")

@@ -53,7 +53,7 @@ struct ConflictModel {
         // Fresh rows: a fetch always asks the store, whatever the row cache holds.
         let current: [NSManagedObjectID: NSManagedObject] = try reader.performAndWait {
             var found: [NSManagedObjectID: NSManagedObject] = [:]
-            for (name, group) in Dictionary(grouping: ids, by: { $0.entity.name }) {
+            for (name, group) in Dictionary(grouping: ids, by: { $0.entity.entityName }) {
                 let request = NSFetchRequest<NSManagedObject>(entityName: name)
                 request.predicate = Predicates.NSPredicate(format: "SELF IN %@", argumentArray: [group])
                 request.returnsObjectsAsFaults = false
@@ -61,7 +61,7 @@ struct ConflictModel {
             }
             return found
         }
-        entries = ids.sorted { ($0.entity.name, $0.primaryKey) < ($1.entity.name, $1.primaryKey) }.compactMap { id in
+        entries = ids.sorted { ($0.entity.entityName, $0.primaryKey) < ($1.entity.entityName, $1.primaryKey) }.compactMap { id in
             guard let mine = context.registeredObject(for: id) else { return nil }
             let title = ChangeSummary.name(of: mine, labels: labels)
             guard let theirs = current[id] else {

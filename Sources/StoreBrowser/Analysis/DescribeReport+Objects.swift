@@ -12,7 +12,7 @@ extension DescribeReport {
         let entity = query.entity
         let attributes = entity.allProperties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }
         func request<Result>(_ extra: Predicates.NSPredicate?) -> NSFetchRequest<Result> {
-            let request = NSFetchRequest<Result>(entityName: entity.name)
+            let request = NSFetchRequest<Result>(entityName: entity.entityName)
             let parts = [query.predicate, extra].compactMap { $0 }
             request.predicate = parts.count > 1 ? Predicates.NSCompoundPredicate(andPredicateWithSubpredicates: parts) : parts.first
             return request

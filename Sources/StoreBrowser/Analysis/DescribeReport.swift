@@ -31,16 +31,16 @@ struct DescribeReport {
             let compiler = PredicateSQLCompiler(model: model)
             let entity = query.entity
             attributes = entity.allProperties.compactMap { $0 as? NSAttributeDescription }
-                .filter { !$0.isTransient && compiler.layout.columns(forProperty: $0.name, ofEntity: entity.name) != nil }
+                .filter { !$0.isTransient && compiler.layout.columns(forProperty: $0.name, ofEntity: entity.entityName) != nil }
             let base: SQLQuery
             do {
-                base = try compiler.fetch(entityName: entity.name, predicate: query.predicate?.predicateNode)
+                base = try compiler.fetch(entityName: entity.entityName, predicate: query.predicate?.predicateNode)
             } catch {
                 throw StoreAccessError(error.description)
             }
             var selections = ["COUNT(*)"]
             for attribute in attributes {
-                let column = Connection.quoteIdentifier(compiler.layout.columns(forProperty: attribute.name, ofEntity: entity.name)!.value)
+                let column = Connection.quoteIdentifier(compiler.layout.columns(forProperty: attribute.name, ofEntity: entity.entityName)!.value)
                 let ordered = DescribeReport.hasOrder(attribute.attributeType)
                 // Text takes the least and greatest in the order a sort shows (NSSortDescriptor's compare:), not in
                 // SQLite's byte order (issue 21).

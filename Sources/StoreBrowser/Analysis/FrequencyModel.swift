@@ -29,7 +29,7 @@ struct FrequencyModel {
         self.entity = query.entity
         self.basePredicate = query.predicate
         let countExpression = Predicates.NSExpression(forFunction: "count:", arguments: [Predicates.NSExpression(forKeyPath: key)])
-        let request = NSFetchRequest<FetchedDictionary>(entityName: query.entity.name)
+        let request = NSFetchRequest<FetchedDictionary>(entityName: query.entity.entityName)
         request.resultType = .dictionaryResultType
         request.predicate = query.predicate
         request.propertiesToFetch = [key, NSExpressionDescription(name: "count", expression: countExpression,
@@ -46,7 +46,7 @@ struct FrequencyModel {
             return Row(value: value, text: text, count: Self.integer(group["count"]))
         }
         if let nullIndex = rows.firstIndex(where: { $0.value == nil }) {
-            let nullRequest = NSFetchRequest<NSManagedObject>(entityName: query.entity.name)
+            let nullRequest = NSFetchRequest<NSManagedObject>(entityName: query.entity.entityName)
             let isNull = Predicates.NSPredicate(format: "%K == nil", argumentArray: [key])
             nullRequest.predicate = query.predicate.map {
                 Predicates.NSCompoundPredicate(andPredicateWithSubpredicates: [$0, isNull])

@@ -16,7 +16,7 @@ extension StoreBrowserApp {
         let keys = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         for key in keys where !isSpecialColumn(key) { try session.store.validateKeyPath(key, from: table.query.entity) }
         try showColumns(keys.isEmpty ? nil : keys)
-        show(keys.isEmpty ? "\(table.query.entity.name) shows its own columns" : "columns: " + keys.joined(separator: ", "))
+        show(keys.isEmpty ? "\(table.query.entity.entityName) shows its own columns" : "columns: " + keys.joined(separator: ", "))
     }
 
     /// `-`: hides the current column (never the last one).
@@ -59,7 +59,7 @@ extension StoreBrowserApp {
 
     /// Rebuilds the table with `keys` as its columns (nil: the entity's own) and remembers them for the entity.
     private func showColumns(_ keys: [String]?) throws {
-        let entity = table.query.entity.name
+        let entity = table.query.entity.entityName
         columnSets[entity] = keys
         do {
             try session.savedColumns.save(keys?.joined(separator: ","), for: entity)
@@ -73,7 +73,7 @@ extension StoreBrowserApp {
 
     /// The remembered columns of `query`'s entity applied to it, unless it names its own.
     func withRememberedColumns(_ query: TableQuery) -> TableQuery {
-        guard query.columnKeys == nil, let keys = columnSets[query.entity.name] else { return query }
+        guard query.columnKeys == nil, let keys = columnSets[query.entity.entityName] else { return query }
         var query = query
         query.columnKeys = keys
         return query
@@ -90,11 +90,11 @@ extension StoreBrowserApp {
     func hidingEmptyColumns(_ query: TableQuery) -> TableQuery {
         let columns = TableColumn.columns(for: query.entity)
         guard query.columnKeys == nil, columns.count > Self.wideEntityColumns,
-              let count = session.entityCounts[query.entity.name], count <= Self.emptyColumnScanLimit else { return query }
+              let count = session.entityCounts[query.entity.entityName], count <= Self.emptyColumnScanLimit else { return query }
         let empty: [String] = session.perform {
             columns.filter { column in
                 guard case .attribute(let type) = column.kind, type != .transformableAttributeType else { return false }
-                let request = NSFetchRequest<NSManagedObjectID>(entityName: query.entity.name)
+                let request = NSFetchRequest<NSManagedObjectID>(entityName: query.entity.entityName)
                 request.resultType = .managedObjectIDResultType
                 let hasValue = Predicates.NSPredicate(format: "%K != nil", argumentArray: [column.key])
                 request.predicate = query.predicate.map {
@@ -107,7 +107,7 @@ extension StoreBrowserApp {
         guard !empty.isEmpty, empty.count < columns.count else { return query }
         var query = query
         query.columnKeys = columns.map(\.key).filter { !empty.contains($0) }
-        emptyColumnsNote = "hid \(empty.count) empty column\(empty.count == 1 ? "" : "s") of \(query.entity.name): :columns shows every column"
+        emptyColumnsNote = "hid \(empty.count) empty column\(empty.count == 1 ? "" : "s") of \(query.entity.entityName): :columns shows every column"
         return query
     }
 

@@ -261,7 +261,7 @@ extension StoreBrowserApp {
         _ = try sqlQuery(for: query)
         let currentColumn = table.currentColumn
         let order = query.sortKeys.map(\.text).joined(separator: ",")
-        try replaceTableInBackground(with: query, title: "sorting \(table.query.entity.name) by \(order)") { [self] in
+        try replaceTableInBackground(with: query, title: "sorting \(table.query.entity.entityName) by \(order)") { [self] in
             session.perform { table.selectColumn(currentColumn, width: tableWidth) }
         }
     }

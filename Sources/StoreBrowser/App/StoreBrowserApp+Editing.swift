@@ -79,7 +79,7 @@ extension StoreBrowserApp {
             let found = session.perform { table.reselect(current, near: 0, radius: Self.pickerSearchBatches) }
             if !found { note = " (the current \(ObjectIDText.short(current)) is not among the first rows)" }
         }
-        show("Enter picks \(destination.name) for \(key); Esc cancels" + note)
+        show("Enter picks \(destination.entityName) for \(key); Esc cancels" + note)
     }
 
     /// How many batches past the first the picker reads to find the current value.
@@ -96,12 +96,12 @@ extension StoreBrowserApp {
         var entity = table.query.entity
         if entity.isAbstract {
             guard let concrete = entity.selfAndDescendants.first(where: { !$0.isAbstract }) else {
-                throw StoreAccessError("\(entity.name) is abstract and has no concrete subentity")
+                throw StoreAccessError("\(entity.entityName) is abstract and has no concrete subentity")
             }
             entity = concrete
         }
         pushDetail(DetailModel(inserting: entity, parent: session.context, labels: session.labels))
-        show("new \(entity.name): e edits a field, a accepts, Esc discards")
+        show("new \(entity.entityName): e edits a field, a accepts, Esc discards")
     }
 
     func acceptDetail() throws {

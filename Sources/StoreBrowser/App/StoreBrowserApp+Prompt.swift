@@ -112,7 +112,7 @@ extension StoreBrowserApp {
         query.filter = predicate
         // Check the predicate compiles for this store before leaving the prompt, so the error points into it.
         _ = try sqlQuery(for: query)
-        try replaceTableInBackground(with: query, title: "filtering \(table.query.entity.name)") { [self] in
+        try replaceTableInBackground(with: query, title: "filtering \(table.query.entity.entityName)") { [self] in
             show(predicate == nil ? "filter removed" : "filter: \(predicate!.predicateFormat)")
         }
     }
@@ -121,7 +121,7 @@ extension StoreBrowserApp {
     func sqlQuery(for query: TableQuery) throws -> SQLQuery {
         do {
             return try PredicateSQLCompiler(model: session.model).fetch(
-                entityName: query.entity.name, predicate: query.predicate?.predicateNode, sortDescriptors: query.sortDescriptors)
+                entityName: query.entity.entityName, predicate: query.predicate?.predicateNode, sortDescriptors: query.sortDescriptors)
         } catch {
             throw StoreAccessError(error.description + "\n" + error.caretDiagnostic)
         }
@@ -184,7 +184,7 @@ extension StoreBrowserApp {
         }
         _ = try sqlQuery(for: query)
         let order = query.sortKeys.map(\.text).joined(separator: ",")
-        try replaceTableInBackground(with: query, title: "sorting \(query.entity.name) by \(order)")
+        try replaceTableInBackground(with: query, title: "sorting \(query.entity.entityName) by \(order)")
     }
 
     private func saveFilter(named name: String) throws {
@@ -212,7 +212,7 @@ extension StoreBrowserApp {
     private func setLabel(_ argument: String) throws {
         let words = argument.split(separator: " ").map(String.init)
         guard words.count == 2 else {
-            let current = session.labels.key(for: table.query.entity).map { "\(table.query.entity.name) is labelled by \($0); " } ?? ""
+            let current = session.labels.key(for: table.query.entity).map { "\(table.query.entity.entityName) is labelled by \($0); " } ?? ""
             throw StoreAccessError(current + ":label takes an entity and one of its attributes, as in :label Chef email")
         }
         try session.setLabel(words[1], for: try session.store.entity(named: words[0]))
@@ -245,10 +245,10 @@ extension StoreBrowserApp {
             // The line editors add the space after a single match themselves.
             if words.count <= 1 { return Self.commandNames.filter { $0.hasPrefix(word) } }
             switch words[0] {
-            case "entity": return session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted()
+            case "entity": return session.model.entities.map(\.entityName).filter { $0.hasPrefix(word) }.sorted()
             case "label":
                 guard words.count == 3, let entity = try? session.store.entity(named: String(words[1])) else {
-                    return words.count == 2 ? session.model.entities.map(\.name).filter { $0.hasPrefix(word) }.sorted() : []
+                    return words.count == 2 ? session.model.entities.map(\.entityName).filter { $0.hasPrefix(word) }.sorted() : []
                 }
                 return entity.allProperties.compactMap { $0 as? NSAttributeDescription }.map(\.name).filter { $0.hasPrefix(word) }
             case "load": return savedPredicates.all().keys.filter { $0.hasPrefix(word) }.sorted()

@@ -41,13 +41,13 @@ extension StoreBrowserApp {
     /// The entity list's widest line (indent, name, count) plus its border.
     var entityListWidth: Int {
         session.entityTree.map { entity, depth in
-            let count = session.entityCounts[entity.name].map { NumberText.grouped($0) } ?? "…"
+            let count = session.entityCounts[entity.entityName].map { NumberText.grouped($0) } ?? "…"
             return DisplayWidth.of(entityListName(entity, depth: depth)) + 1 + DisplayWidth.of(count)
         }.max().map { $0 + 2 } ?? 0
     }
 
     private func entityListName(_ entity: NSEntityDescription, depth: Int) -> String {
-        String(repeating: "  ", count: depth) + (depth > 0 ? "└ " : "") + entity.name + (entity.isAbstract ? " (abstract)" : "")
+        String(repeating: "  ", count: depth) + (depth > 0 ? "└ " : "") + entity.entityName + (entity.isAbstract ? " (abstract)" : "")
     }
 
     private func drawEntityPane(into screen: inout Screen, in rect: Rect) {
@@ -62,7 +62,7 @@ extension StoreBrowserApp {
             guard index < tree.count else { break }
             let (entity, depth) = tree[index]
             let row = Rect(column: inner.minColumn, row: inner.minRow + offset, columns: inner.size.columns, rows: 1)
-            let count = session.entityCounts[entity.name].map { NumberText.grouped($0) } ?? "…"
+            let count = session.entityCounts[entity.entityName].map { NumberText.grouped($0) } ?? "…"
             let name = entityListName(entity, depth: depth)
             let countWidth = DisplayWidth.of(count)
             let nameWidth = max(0, row.size.columns - countWidth - 1)

@@ -69,7 +69,7 @@ extension StoreBrowserApp {
     /// table itself still waits for its own count, so a stale number can never hide or invent rows.
     private var entityCountOfUnfilteredTable: Int? {
         guard table.query.predicate == nil, session.entityCountTicket == nil, !storeChangedOutside,
-              let count = session.entityCounts[table.query.entity.name] else { return nil }
+              let count = session.entityCounts[table.query.entity.entityName] else { return nil }
         return count + table.pendingInserts.count
     }
 }

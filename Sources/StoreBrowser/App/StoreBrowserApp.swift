@@ -72,7 +72,7 @@ public final class StoreBrowserApp: TerminalApp {
         let filter = try StoreSession.predicate(session.options.predicateFormat)
         columnSets = Self.rememberedColumns(of: session)
         var query = TableQuery(entity: entity, filter: filter)
-        if let keys = columnSets[entity.name] { query.columnKeys = keys }
+        if let keys = columnSets[entity.entityName] { query.columnKeys = keys }
         location = BrowserLocation(table: try session.perform {
             try TableModel(query: query, context: session.context, batchSize: session.options.batchSize, labels: session.labels)
         })
@@ -186,7 +186,7 @@ public final class StoreBrowserApp: TerminalApp {
     func startCounting(_ table: TableModel) {
         session.decideTextOrder(of: table.query.entity)
         guard table.knownCount == nil else { return }
-        table.countTicket = session.counter.start(.objects(entity: table.query.entity.name,
+        table.countTicket = session.counter.start(.objects(entity: table.query.entity.entityName,
                                                            predicate: table.query.predicate?.predicateNode))
     }
 

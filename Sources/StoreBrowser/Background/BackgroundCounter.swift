@@ -173,9 +173,9 @@ package final class BackgroundCounter: Sendable {
         for entity in compiler.model.entities {
             var total = 0
             for member in entity.selfAndDescendants {
-                if let number = compiler.layout.numbering[member.name] { total += byNumber[number] ?? 0 }
+                if let number = compiler.layout.numbering[member.entityName] { total += byNumber[number] ?? 0 }
             }
-            counts[entity.name] = total
+            counts[entity.entityName] = total
         }
         return counts
     }
@@ -198,7 +198,7 @@ private final class ConfinedContext: @unchecked Sendable {
             case .entityCounts:
                 var counts: [String: Int] = [:]
                 for entity in context.persistentStoreCoordinator?.managedObjectModel.entities ?? [] {
-                    counts[entity.name] = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.name))
+                    counts[entity.entityName] = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.entityName))
                 }
                 return .entityCounts(counts)
             case .objects(let entity, let predicate):

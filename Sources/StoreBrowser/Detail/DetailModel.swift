@@ -127,15 +127,15 @@ package final class DetailModel {
         try child.performAndWait {
             switch entity.propertiesByName[field.key] {
             case let attribute as NSAttributeDescription:
-                if attribute.isReadOnly { throw StoreAccessError("\(entity.name).\(attribute.name) is derived and cannot be set") }
-                let value = try ValueParsing.value(text, for: attribute, entity: entity.name)
+                if attribute.isReadOnly { throw StoreAccessError("\(entity.entityName).\(attribute.name) is derived and cannot be set") }
+                let value = try ValueParsing.value(text, for: attribute, entity: entity.entityName)
                 record("Edit \(field.key)") { object.setPropertyValue(value, forKey: field.key) }
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
                 let id = try ValueParsing.objectID(text, for: relationship, in: session)
                 let destination = try id.map { try child.existingObject(with: $0) }
                 record("Set \(field.key)") { object.setValue(destination, forKey: field.key) }
             default:
-                throw StoreAccessError("\(entity.name).\(field.key) is a to-many relationship: pick objects to add or remove")
+                throw StoreAccessError("\(entity.entityName).\(field.key) is a to-many relationship: pick objects to add or remove")
             }
         }
         reload()
@@ -146,10 +146,10 @@ package final class DetailModel {
         guard let field = selectedField else { return }
         try child.performAndWait {
             if case .toMany = field.kind {
-                throw StoreAccessError("\(entity.name).\(field.key) is a to-many relationship: remove its objects one by one")
+                throw StoreAccessError("\(entity.entityName).\(field.key) is a to-many relationship: remove its objects one by one")
             }
             if let attribute = entity.attributesByName[field.key], attribute.isReadOnly {
-                throw StoreAccessError("\(entity.name).\(field.key) is derived and cannot be set")
+                throw StoreAccessError("\(entity.entityName).\(field.key) is derived and cannot be set")
             }
             record("Clear \(field.key)") { object.setValue(nil, forKey: field.key) }
         }
@@ -163,7 +163,7 @@ package final class DetailModel {
         try child.performAndWait {
             let destination = try child.existingObject(with: id)
             guard destination.entity.isKind(of: relationship.destinationEntity ?? destination.entity) else {
-                throw StoreAccessError("\(field.key) takes \(relationship.destinationEntityName) objects, not \(destination.entity.name)")
+                throw StoreAccessError("\(field.key) takes \(relationship.destinationEntityName) objects, not \(destination.entity.entityName)")
             }
             if relationship.isToMany {
                 var members = (object.propertyValue(forKey: field.key) as? Set<NSManagedObject>)
@@ -201,7 +201,7 @@ package final class DetailModel {
     /// there, named after the object. The browser validates first (`validate()`); the store validates again
     /// when it is written, as in Core Data.
     func accept(into parent: NSManagedObjectContext) throws {
-        let name = isNew ? "Insert \(entity.name)" : "Edit \(title)"
+        let name = isNew ? "Insert \(entity.entityName)" : "Edit \(title)"
         parent.performAndWait {
             parent.processPendingChanges()
             parent.undoManager?.beginUndoGrouping()

@@ -27,7 +27,7 @@ enum ValidationReport {
         guard (1550..<1700).contains(error.code.rawValue), let id = error.affectedObjectIDs.first else { return [] }
         let entity = id.entity
         var problem = ObjectIDText.replacingAddresses(in: error.message)
-        let prefix = entity.name + "." + (error.validationKey ?? "") + " "
+        let prefix = entity.entityName + "." + (error.validationKey ?? "") + " "
         if problem.hasPrefix(prefix) { problem.removeFirst(prefix.count) }
         if let range = problem.range(of: " (" + ObjectIDText.short(id) + ")", options: .backwards) { problem.removeSubrange(range) }
         let property = error.validationKey.flatMap { entity.propertiesByName[$0] }

@@ -64,8 +64,8 @@ public final class BrowserSession {
     /// Labels the objects of `entity` (and its subentities) by `key` from now on, remembered for this store.
     package func setLabel(_ key: String, for entity: NSEntityDescription) throws {
         try ObjectLabel.validate(key, for: entity)
-        labels.overrides[entity.name] = key
-        try savedLabels.save(key, for: entity.name)
+        labels.overrides[entity.entityName] = key
+        try savedLabels.save(key, for: entity.entityName)
     }
     package var context: NSManagedObjectContext { store.context }
     package var storeName: String { URL(fileURLWithPath: options.storePath).lastPathComponent }
@@ -81,9 +81,9 @@ public final class BrowserSession {
         var rows: [(NSEntityDescription, Int)] = []
         func visit(_ entity: NSEntityDescription, depth: Int) {
             rows.append((entity, depth))
-            for child in entity.subentities.sorted(by: { $0.name < $1.name }) { visit(child, depth: depth + 1) }
+            for child in entity.subentities.sorted(by: { $0.entityName < $1.entityName }) { visit(child, depth: depth + 1) }
         }
-        for root in model.entities.filter({ $0.superentity == nil }).sorted(by: { $0.name < $1.name }) {
+        for root in model.entities.filter({ $0.superentity == nil }).sorted(by: { $0.entityName < $1.entityName }) {
             visit(root, depth: 0)
         }
         return rows

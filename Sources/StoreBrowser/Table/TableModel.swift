@@ -136,7 +136,7 @@ package final class TableModel {
             guard let destination = object.value(forKey: column.key) as? NSManagedObject else { return "" }
             return labels.text(for: destination)
         case .entity:
-            return object.entity.name
+            return object.entity.entityName
         case .keyPath:
             if avoidsStore { return "…" }
             let value = Predicates.NSExpression(forKeyPath: column.key).expressionValue(with: object, context: nil)

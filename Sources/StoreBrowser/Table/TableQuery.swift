@@ -42,7 +42,7 @@ package struct TableQuery {
 
     /// A batched fetch of full objects (values loaded with each batch, so a screen costs one query).
     package func fetchRequest(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
-        let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
         request.predicate = predicate
         request.sortDescriptors = sortDescriptors
         request.fetchBatchSize = batchSize
@@ -51,5 +51,5 @@ package struct TableQuery {
     }
 
     /// The title of the table: the entity, or the scope's description.
-    package var title: String { scopeTitle ?? entity.name }
+    package var title: String { scopeTitle ?? entity.entityName }
 }

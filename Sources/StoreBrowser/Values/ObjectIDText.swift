@@ -6,8 +6,8 @@ import Foundation
 /// `Recipe (new)` for an object not saved yet.
 package enum ObjectIDText {
     package static func short(_ id: NSManagedObjectID) -> String {
-        if id.isTemporaryID { return "\(id.entity.name) (new)" }
-        return "\(id.entity.name) p\(id.primaryKey)"
+        if id.isTemporaryID { return "\(id.entity.entityName) (new)" }
+        return "\(id.entity.entityName) p\(id.primaryKey)"
     }
 
     /// `text` with every object address (`x-coredata://STORE/Recipe/p5`, or `…/t…` for a new object) replaced by

@@ -57,7 +57,7 @@ struct ConvertCommand: ParsableCommand {
         guard let store = session.coordinator.persistentStores.first else { throw CommandFailure("\(input): no store was opened") }
         let objects = try session.context.performAndWait {
             try session.model.entities.filter { $0.superentity == nil }.reduce(0) { total, entity in
-                total + (try session.context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.name)))
+                total + (try session.context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity.entityName)))
             }
         }
         // Written under a temporary name beside OUT, then renamed: OUT never holds half a store.

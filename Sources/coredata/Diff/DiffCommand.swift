@@ -79,13 +79,13 @@ struct DiffCommand: ParsableCommand {
         StoreNotes.report(old.recoveryNote)
         let new = try StoreSession(storePath: newPath, modelPath: model, kind: kind)
         StoreNotes.report(new.recoveryNote)
-        let differing = old.model.entities.map(\.name).filter { name in
+        let differing = old.model.entities.map(\.entityName).filter { name in
             new.model.entitiesByName[name]?.versionHash != old.model.entitiesByName[name]?.versionHash
-        } + new.model.entities.map(\.name).filter { old.model.entitiesByName[$0] == nil }
+        } + new.model.entities.map(\.entityName).filter { old.model.entitiesByName[$0] == nil }
         guard differing.isEmpty else {
             throw CommandFailure("\(first) and \(second) are not stores of one model: \(Set(differing).sorted().joined(separator: ", ")) differ; migrate one first, or pass --model")
         }
-        let names = entity.isEmpty ? old.model.entities.map(\.name).sorted() : entity
+        let names = entity.isEmpty ? old.model.entities.map(\.entityName).sorted() : entity
         var differences: [EntityDifference] = []
         for name in names {
             let description = try old.entity(named: name)

@@ -22,7 +22,7 @@ struct EntitySnapshot {
     /// Reads every object of `entity` itself (not its subentities, which are compared on their own), a batch at a
     /// time, with the properties `properties` names.
     init(session: StoreSession, entity: NSEntityDescription, properties: [String], key: String?) throws {
-        let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
         request.includesSubentities = false
         request.fetchBatchSize = 1_000
         let labelKey = EntityLabel.attributeName(for: entity)
@@ -43,7 +43,7 @@ struct EntitySnapshot {
                     let matchKey = key.map { values[$0] ?? "" } ?? "p\(primaryKey)"
                     if self.objects[matchKey] != nil { duplicateKeys.append(matchKey) }
                     let labelValue = labelKey.flatMap { object.value(forKey: $0) as? String }
-                    self.objects[matchKey] = Object(primaryKey: primaryKey, label: labelValue.flatMap { $0.isEmpty ? nil : $0 } ?? "\(entity.name) p\(primaryKey)",
+                    self.objects[matchKey] = Object(primaryKey: primaryKey, label: labelValue.flatMap { $0.isEmpty ? nil : $0 } ?? "\(entity.entityName) p\(primaryKey)",
                                                     values: values, json: json)
                 }
                 if objects.count < results.batchSize { break }

@@ -9,7 +9,7 @@ enum StoreCompletion {
     /// Entity names of the store on the command line.
     @Sendable static func entities(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         guard let model = model(words) else { return [] }
-        return model.entities.map(\.name).filter { $0.hasPrefix(prefix) }.sorted()
+        return model.entities.map(\.entityName).filter { $0.hasPrefix(prefix) }.sorted()
     }
 
     /// Key paths of the entity on the command line, for `--keys`, `--sort`, `--group-by` and the like: the text

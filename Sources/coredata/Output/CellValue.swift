@@ -40,7 +40,7 @@ enum CellValue {
         case let object as NSManagedObject:
             self = .reference(uri: object.objectID.uriRepresentation().absoluteString, label: EntityLabel.label(of: object))
         case let id as NSManagedObjectID:
-            self = .reference(uri: id.uriRepresentation().absoluteString, label: "\(id.entity.name) p\(id.primaryKey)")
+            self = .reference(uri: id.uriRepresentation().absoluteString, label: "\(id.entity.entityName) p\(id.primaryKey)")
         case let set as Set<NSManagedObject>:
             self = .references(set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }.map(Self.reference))
         case let array as [NSManagedObject]:

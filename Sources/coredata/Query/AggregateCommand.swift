@@ -62,7 +62,7 @@ struct AggregateCommand: ParsableCommand {
         for key in max { try aggregate("max:", "max", key) }
         for key in avg { try aggregate("average:", "avg", key) }
         for key in sum { try aggregate("sum:", "sum", key) }
-        let request = NSFetchRequest<FetchedDictionary>(entityName: entityDescription.name)
+        let request = NSFetchRequest<FetchedDictionary>(entityName: entityDescription.entityName)
         request.resultType = .dictionaryResultType
         request.predicate = try predicateInputs.predicate(predicate)
         request.propertiesToFetch = columns

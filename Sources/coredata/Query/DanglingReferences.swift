@@ -21,15 +21,15 @@ struct DanglingReferences {
     init?(entity: NSEntityDescription, relationship name: String, model: NSManagedObjectModel, storePath: String) {
         guard let relationship = entity.relationshipsByName[name], let destination = relationship.destinationEntity else { return nil }
         let layout = StoreLayout(model: model)
-        guard let source = layout.table(forEntity: entity.name), let target = layout.table(forEntity: destination.name),
-              let key = layout.columns(forProperty: name, ofEntity: entity.name)?.value else { return nil }
+        guard let source = layout.table(forEntity: entity.entityName), let target = layout.table(forEntity: destination.entityName),
+              let key = layout.columns(forProperty: name, ofEntity: entity.entityName)?.value else { return nil }
         let keyColumn = "s.\"" + key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         var sourceFilter = ""
-        if let numbers = layout.numbering.range(of: entity.name), source.rootEntityName != entity.name {
+        if let numbers = layout.numbering.range(of: entity.entityName), source.rootEntityName != entity.entityName {
             sourceFilter = " AND s.Z_ENT BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
         }
         var targetFilter = ""
-        if let numbers = layout.numbering.range(of: destination.name), target.rootEntityName != destination.name {
+        if let numbers = layout.numbering.range(of: destination.entityName), target.rootEntityName != destination.entityName {
             targetFilter = " AND d.Z_ENT BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
         }
         sql = """

@@ -172,12 +172,12 @@ struct DictionaryRows {
             var checker = ReferenceChecker(request: base, context: context)
             guard let coordinator = context.persistentStoreCoordinator, let store = coordinator.persistentStores.first else { throw broken }
             for key in broken.keys {
-                let uri = URL(string: "x-coredata://\(store.identifier)/\(broken.check.destination.name)/p\(key)")!
+                let uri = URL(string: "x-coredata://\(store.identifier)/\(broken.check.destination.entityName)/p\(key)")!
                 if let id = coordinator.managedObjectID(forURIRepresentation: uri) {
                     try checker.check(id, relationship: broken.check.relationship, keyPath: broken.keyPath)
                 }
             }
-            throw CommandFailure("\(broken.keyPath): \(broken.check.relationship) refers to rows of \(broken.check.destination.name) that do not exist (primary keys \(broken.keys.map(String.init).joined(separator: ", ")))")
+            throw CommandFailure("\(broken.keyPath): \(broken.check.relationship) refers to rows of \(broken.check.destination.entityName) that do not exist (primary keys \(broken.keys.map(String.init).joined(separator: ", ")))")
         }
     }
 
@@ -203,7 +203,7 @@ struct DictionaryRows {
             // A reference alone is printed as it is stored (as objects print it, without fulfilling the fault): a
             // missing destination row labels as "Entity pN".
             let value = labelKey.flatMap { row[$0, as: String.self] }
-            let name = id.entity.name
+            let name = id.entity.entityName
             return .reference(uri: "x-coredata://\(storeIdentifier)/\(name)/p\(id.primaryKey)",
                               label: label.label(value: value, primaryKey: id.primaryKey, entityName: name))
         }

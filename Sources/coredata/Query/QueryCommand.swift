@@ -49,7 +49,7 @@ struct QueryCommand: ParsableCommand {
         for keyPath in keyPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
         let prefetchPaths = prefetch.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         for keyPath in prefetchPaths { try session.validateKeyPath(keyPath, from: entityDescription) }
-        let request = NSFetchRequest<NSManagedObject>(entityName: entityDescription.name)
+        let request = NSFetchRequest<NSManagedObject>(entityName: entityDescription.entityName)
         request.predicate = try predicateInputs.predicate(predicate)
         request.sortDescriptors = try FetchOptions.sortDescriptors(sort, entity: entityDescription, session: session)
         request.fetchLimit = limit ?? 0

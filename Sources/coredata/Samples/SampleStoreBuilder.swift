@@ -115,7 +115,7 @@ struct SampleStoreBuilder {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         let counts = try context.performAndWait {
-            try model.entities.map(\.name).sorted().map { name in
+            try model.entities.map(\.entityName).sorted().map { name in
                 (name, try context.count(for: NSFetchRequest<NSManagedObject>(entityName: name)))
             }
         }

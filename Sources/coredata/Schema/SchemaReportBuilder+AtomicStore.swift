@@ -17,10 +17,10 @@ extension SchemaReportBuilder {
         var own: [String: Int] = [:], total: [String: Int] = [:]
         try session.context.performAndWait {
             for entity in model.entities {
-                let request = NSFetchRequest<NSManagedObject>(entityName: entity.name)
-                total[entity.name] = try session.context.count(for: request)
+                let request = NSFetchRequest<NSManagedObject>(entityName: entity.entityName)
+                total[entity.entityName] = try session.context.count(for: request)
                 request.includesSubentities = false
-                own[entity.name] = try session.context.count(for: request)
+                own[entity.entityName] = try session.context.count(for: request)
             }
         }
         let modelHashes = model.entityVersionHashesByName

@@ -46,18 +46,18 @@ enum SchemaReportBuilder {
         of model: NSManagedObjectModel, layout: StoreLayout?, counts: [Int: Int]?, storeHashes: [String: Data]?,
         inferredNames: Set<String>
     ) -> [SchemaReport.Entity] {
-        model.entities.sorted { $0.name < $1.name }.map { entity in
-            let number = layout?.numbering[entity.name]
+        model.entities.sorted { $0.entityName < $1.entityName }.map { entity in
+            let number = layout?.numbering[entity.entityName]
             let ownCount = counts.map { counts in number.flatMap { counts[$0] } ?? 0 }
             let totalCount = counts.flatMap { counts in
-                layout?.numbering.range(of: entity.name).map { $0.reduce(0) { $0 + (counts[$1] ?? 0) } }
+                layout?.numbering.range(of: entity.entityName).map { $0.reduce(0) { $0 + (counts[$1] ?? 0) } }
             }
             return SchemaReport.Entity(
-                name: entity.name, parent: entity.superentity?.name,
-                subentities: entity.subentities.map(\.name).sorted(), isAbstract: entity.isAbstract,
+                name: entity.entityName, parent: entity.superentity?.entityName,
+                subentities: entity.subentities.map(\.entityName).sorted(), isAbstract: entity.isAbstract,
                 className: entity.managedObjectClassName, versionHash: entity.versionHash.base64EncodedString(),
-                storeVersionHash: storeHashes?[entity.name]?.base64EncodedString(),
-                entityNumber: number, table: layout?.table(forEntity: entity.name)?.name,
+                storeVersionHash: storeHashes?[entity.entityName]?.base64EncodedString(),
+                entityNumber: number, table: layout?.table(forEntity: entity.entityName)?.name,
                 rowCount: ownCount, rowCountIncludingSubentities: totalCount,
                 renamingIdentifier: entity.renamingIdentifier, versionHashModifier: entity.versionHashModifier,
                 uniquenessConstraints: entity.uniquenessConstraints,
@@ -87,13 +87,13 @@ enum SchemaReportBuilder {
         return SchemaReport.Attribute(
             name: attribute.name, type: attribute.attributeType.xcodeName, isOptional: attribute.isOptional,
             isTransient: attribute.isTransient, isDerived: derived != nil,
-            derivation: derived?.derivationExpressionFormat, defaultValue: attribute.defaultValue?.displayString,
+            derivation: derived?.derivationExpressionFormat, defaultValue: attribute.attributeDefault?.displayString,
             valueTransformerName: attribute.valueTransformerName, valueClassName: attribute.attributeValueClassName,
             allowsExternalBinaryDataStorage: attribute.allowsExternalBinaryDataStorage,
             validation: attribute.validationRules.map(\.predicateFormat),
-            column: layout?.columns(forProperty: attribute.name, ofEntity: entity.name)?.value,
-            inheritedFrom: attribute.entity === entity ? nil : attribute.entity?.name,
-            nameCaseUnknown: inferredNames.contains("\(attribute.entity?.name ?? "").\(attribute.name)"))
+            column: layout?.columns(forProperty: attribute.name, ofEntity: entity.entityName)?.value,
+            inheritedFrom: attribute.entity === entity ? nil : attribute.entity?.entityName,
+            nameCaseUnknown: inferredNames.contains("\(attribute.entity?.entityName ?? "").\(attribute.name)"))
     }
 
     private static func relationshipEntry(
@@ -106,9 +106,9 @@ enum SchemaReportBuilder {
             isOrdered: relationship.isOrdered, isOptional: relationship.isOptional,
             minCount: relationship.minCount, maxCount: relationship.maxCount,
             deleteRule: relationship.deleteRule.xcodeName,
-            column: layout?.columns(forProperty: relationship.name, ofEntity: entity.name)?.value,
-            joinTable: layout?.joinTable(forRelationship: relationship.name, ofEntity: entity.name)?.name,
-            inheritedFrom: relationship.entity === entity ? nil : relationship.entity?.name,
-            nameCaseUnknown: inferredNames.contains("\(relationship.entity?.name ?? "").\(relationship.name)"))
+            column: layout?.columns(forProperty: relationship.name, ofEntity: entity.entityName)?.value,
+            joinTable: layout?.joinTable(forRelationship: relationship.name, ofEntity: entity.entityName)?.name,
+            inheritedFrom: relationship.entity === entity ? nil : relationship.entity?.entityName,
+            nameCaseUnknown: inferredNames.contains("\(relationship.entity?.entityName ?? "").\(relationship.name)"))
     }
 }

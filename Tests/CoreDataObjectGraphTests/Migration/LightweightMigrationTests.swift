@@ -169,7 +169,7 @@ final class LightweightMigrationTests: XCTestCase {
         let context = try Support.open(url, model: v2)
         try context.performAndWait {
             let parties = try Support.fetch("Party", in: context, sortedBy: "name")
-            XCTAssertEqual(parties.map { $0.entity.name }, Array(repeating: "Person", count: 6))
+            XCTAssertEqual(parties.map { $0.entity.entityName }, Array(repeating: "Person", count: 6))
             XCTAssertEqual(parties.map { $0.value(forKey: "color") as? String }, (0..<6).map { "c\($0)" })
             let cars = try Support.fetch("Car", in: context, sortedBy: "plate")
             XCTAssertEqual(cars.map { ($0.value(forKey: "owner") as? NSManagedObject)?.value(forKey: "name") as? String },

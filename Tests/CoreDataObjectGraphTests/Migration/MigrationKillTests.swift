@@ -57,8 +57,8 @@ final class MigrationKillTests: XCTestCase {
         return try context.performAndWait {
             var lines: [String] = []
             for entity in model.entities {
-                for object in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: entity.name)) {
-                    var fields = [entity.name, object.objectID.uriRepresentation().lastPathComponent]
+                for object in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: entity.entityName)) {
+                    var fields = [entity.entityName, object.objectID.uriRepresentation().lastPathComponent]
                     for name in entity.attributesByName.keys.sorted() { fields.append("\(name)=\(object.value(forKey: name).map { "\($0)" } ?? "nil")") }
                     for (name, relationship) in entity.relationshipsByName.sorted(by: { $0.key < $1.key }) {
                         let targets = relationship.isToMany

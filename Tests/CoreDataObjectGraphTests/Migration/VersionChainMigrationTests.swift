@@ -52,14 +52,14 @@ final class VersionChainMigrationTests: XCTestCase {
 
     private func fill(_ context: NSManagedObjectContext, model: NSManagedObjectModel) throws {
         var inserted: [String: [NSManagedObject]] = [:]
-        for entity in model.entities.sorted(by: { $0.name < $1.name }) where !entity.isAbstract {
+        for entity in model.entities.sorted(by: { $0.entityName < $1.entityName }) where !entity.isAbstract {
             for _ in 0..<2 {
                 counter += 1
-                let object = NSEntityDescription.insertNewObject(forEntityName: entity.name, into: context)
+                let object = NSEntityDescription.insertNewObject(forEntityName: entity.entityName, into: context)
                 for (name, attribute) in entity.attributesByName where !attribute.isTransient && !(attribute is NSDerivedAttributeDescription) {
                     if let value = sample(attribute.attributeType, counter) { object.setValue(value, forKey: name) }
                 }
-                inserted[entity.name, default: []].append(object)
+                inserted[entity.entityName, default: []].append(object)
             }
         }
         for objects in inserted.values {
@@ -100,7 +100,7 @@ final class VersionChainMigrationTests: XCTestCase {
         return try context.performAndWait {
             var result: [String: [String: String]] = [:]
             for entity in model.entities where !entity.isAbstract {
-                for object in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: entity.name)) where object.entity === entity {
+                for object in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: entity.entityName)) where object.entity === entity {
                     var values: [String: String] = [:]
                     for (name, attribute) in entity.attributesByName where !attribute.isTransient {
                         values[name] = object.value(forKey: name).map { "\($0)" } ?? "nil"
@@ -116,7 +116,7 @@ final class VersionChainMigrationTests: XCTestCase {
     }
 
     private func key(_ object: NSManagedObject) -> String {
-        "\(object.entity.name)/\(object.objectID.uriRepresentation().lastPathComponent)"
+        "\(object.entity.entityName)/\(object.objectID.uriRepresentation().lastPathComponent)"
     }
 
     private func compare(_ before: [String: [String: String]], _ after: [String: [String: String]], mapping: NSMappingModel,
@@ -146,7 +146,7 @@ final class VersionChainMigrationTests: XCTestCase {
                     let expected = entity.relationshipsByName[name] != nil ? (translate(old) ?? "nil") : old
                     XCTAssertEqual(value, expected, "\(label): \(newKey).\(name) (from \(source))")
                 } else if propertyMapping.sourcePropertyName == nil, let attribute = entity.attributesByName[name] {
-                    XCTAssertEqual(value, attribute.defaultValue.map { "\($0.anyValue)" } ?? "nil", "\(label): new \(newKey).\(name)")
+                    XCTAssertEqual(value, attribute.attributeDefault.map { "\($0.anyValue)" } ?? "nil", "\(label): new \(newKey).\(name)")
                 }
             }
         }

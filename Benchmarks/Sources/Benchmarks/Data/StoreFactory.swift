@@ -37,8 +37,8 @@ struct StoreFactory {
         try database.execute("BEGIN")
         try fill(database, StoreLayout(model: model))
         for entity in model.entities {
-            guard let table = StoreLayout(model: model).table(forEntity: entity.name) else { continue }
-            try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT ifnull(max(Z_PK), 0) FROM \(table.name)) WHERE Z_NAME = '\(entity.name)'")
+            guard let name = entity.name, let table = StoreLayout(model: model).table(forEntity: name) else { continue }
+            try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT ifnull(max(Z_PK), 0) FROM \(table.name)) WHERE Z_NAME = '\(name)'")
         }
         try database.execute("COMMIT")
         // Fresh statistics let SQLite plan as it would on a long-lived store.

@@ -124,11 +124,11 @@ extension NSAtomicStore {
                 continue
             }
             let reference = newReferenceObject(for: object)
-            try reportProblems(.persistentStoreSave, "no permanent ID could be made for \(object.entity.name)")
+            try reportProblems(.persistentStoreSave, "no permanent ID could be made for \(object.entity.entityName)")
             let id = objectID(for: object.entity, withReferenceObject: reference)
             guard table.node(for: id) == nil, given.insert(id).inserted else {
                 throw CoreDataError(.persistentStoreSave, "\(Swift.type(of: self)).newReferenceObject(for:) returned \(reference) for a new "
-                                    + "\(object.entity.name), a reference object already in use; nothing was saved")
+                                    + "\(object.entity.entityName), a reference object already in use; nothing was saved")
             }
             ids.append(id)
         }

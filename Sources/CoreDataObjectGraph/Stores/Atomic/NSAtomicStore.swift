@@ -92,7 +92,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
             }
             if !table.add(node) {
                 pendingProblems.append("\(urlDescription): two cache nodes have the ID \(node.objectID.uriRepresentation().absoluteString) "
-                                       + "(reference object \(referenceObject(for: node.objectID)) of \(node.objectID.entity.name) is used twice)")
+                                       + "(reference object \(referenceObject(for: node.objectID)) of \(node.objectID.entity.entityName) is used twice)")
             }
         }
     }
@@ -102,7 +102,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     final func registerLoadedNodes(_ nodes: [NSAtomicStoreCacheNode]) {
         for node in nodes where !table.add(node) {
             pendingProblems.append("\(urlDescription): two cache nodes have the ID \(node.objectID.uriRepresentation().absoluteString) "
-                                   + "(reference object \(referenceObject(for: node.objectID)) of \(node.objectID.entity.name) is used twice)")
+                                   + "(reference object \(referenceObject(for: node.objectID)) of \(node.objectID.entity.entityName) is used twice)")
         }
     }
 

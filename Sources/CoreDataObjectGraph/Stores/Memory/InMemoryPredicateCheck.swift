@@ -63,7 +63,7 @@ struct InMemoryPredicateCheck {
                 // A store read without its model (an XML store's inferred model) spells properties in lower case.
                 let sameLetters = current.properties.map(\.name).first { $0.lowercased() == name.lowercased() }
                 throw CoreDataError(.persistentStoreOperation,
-                                    "keypath \(name) not found in entity \(current.name) (in \(path), in the predicate "
+                                    "keypath \(name) not found in entity \(current.entityName) (in \(path), in the predicate "
                                         + "\(whole.predicateFormat))" + (sameLetters.map { "; did you mean \($0)?" } ?? ""))
             }
             guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {

@@ -82,7 +82,7 @@ extension InMemoryRowTable {
             if let relationship = property as? NSRelationshipDescription {
                 guard !relationship.isToMany else {
                     throw CoreDataError(.persistentStoreOperation,
-                                        "\(entity.name).\(property.name) is a to-many relationship, so it cannot be fetched as a dictionary value")
+                                        "\(entity.entityName).\(property.name) is a to-many relationship, so it cannot be fetched as a dictionary value")
                 }
             }
             return Self.resultValue(node.value(forKey: property.name))
@@ -173,7 +173,7 @@ extension InMemoryRowTable {
                 case .bool(let bool): integerSum += bool ? 1 : 0; doubleSum += bool ? 1 : 0; decimalSum += bool ? 1 : 0
                 default:
                     throw CoreDataError(.persistentStoreOperation,
-                                        "\(entity.name).\(aggregate.keyPath ?? "SELF") holds \(type(of: value)) values, which cannot be summed")
+                                        "\(entity.entityName).\(aggregate.keyPath ?? "SELF") holds \(type(of: value)) values, which cannot be summed")
                 }
             }
             // Declared decimal (`expressionResultType = .decimalAttributeType`): a decimal, as Apple's `NSDecimalNumber`.

@@ -214,7 +214,7 @@ final class InMemoryRowTable {
         if let destination = relationship.destinationEntity, !id.entity.isKind(of: destination) {
             throw CoreDataError(.persistentStoreOperation,
                                 "\(node.objectID.uriRepresentation().absoluteString): the relationship \(relationship.name) leads to a "
-                                    + "\(id.entity.name), not a \(destination.name)")
+                                    + "\(id.entity.entityName), not a \(destination.entityName)")
         }
         return .toOne(id)
     }

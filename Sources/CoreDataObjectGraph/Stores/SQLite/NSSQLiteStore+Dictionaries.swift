@@ -92,7 +92,7 @@ extension NSSQLiteStore {
                 return column
             }
             guard let sql = keyPathSQL[path], let attribute = Self.attribute(atKeyPath: path, from: entity) else {
-                throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no attribute at key path \(path)")
+                throw CoreDataError(.persistentStoreOperation, "\(entity.entityName) has no attribute at key path \(path)")
             }
             return SelectedColumn(name: name, sql: sql, directType: DirectlyReadType(attribute.attributeType),
                                   decode: Self.valueDecoder(for: attribute))
@@ -102,15 +102,15 @@ extension NSSQLiteStore {
     }
 
     private func propertyColumn(_ property: NSPropertyDescription, entity: NSEntityDescription, name: String) throws -> SelectedColumn {
-        guard let columns = layout.columns(forProperty: property.name, ofEntity: entity.name) else {
-            throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
+        guard let columns = layout.columns(forProperty: property.name, ofEntity: entity.entityName) else {
+            throw CoreDataError(.persistentStoreOperation, "\(entity.entityName).\(property.name) is not stored, so it cannot be fetched as a dictionary value")
         }
         if let attribute = property as? NSAttributeDescription {
             return SelectedColumn(name: name, sql: StoreSQL.column(columns.value, alias: "t0"), directType: DirectlyReadType(attribute.attributeType),
                                   decode: Self.valueDecoder(for: attribute))
         }
         guard let relationship = property as? NSRelationshipDescription, let destination = relationship.destinationEntity else {
-            throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(property.name) cannot be fetched as a dictionary value")
+            throw CoreDataError(.persistentStoreOperation, "\(entity.entityName).\(property.name) cannot be fetched as a dictionary value")
         }
         // A to-one relationship comes back as the destination's object ID, as in Core Data.
         let store = InternedStoreIdentifier.intern(identifier)
@@ -150,7 +150,7 @@ extension NSSQLiteStore {
         switch expression {
         case .keyPath(let key):
             guard let property = entity.propertiesByName[key] else {
-                throw CoreDataError(.persistentStoreOperation, "\(entity.name) has no property \(key) (in expression \(name))")
+                throw CoreDataError(.persistentStoreOperation, "\(entity.entityName) has no property \(key) (in expression \(name))")
             }
             return try propertyColumn(property, entity: entity, name: name)
         case .function(let function, let arguments):
@@ -162,8 +162,8 @@ extension NSSQLiteStore {
             var attribute: NSAttributeDescription?
             switch arguments[0] {
             case .keyPath(let key):
-                guard let columns = layout.columns(forProperty: key, ofEntity: entity.name) else {
-                    throw CoreDataError(.persistentStoreOperation, "\(entity.name).\(key) is not a stored property (in \(expression.predicateFormat))")
+                guard let columns = layout.columns(forProperty: key, ofEntity: entity.entityName) else {
+                    throw CoreDataError(.persistentStoreOperation, "\(entity.entityName).\(key) is not a stored property (in \(expression.predicateFormat))")
                 }
                 inner = StoreSQL.column(columns.value, alias: "t0")
                 attribute = entity.attributesByName[key]

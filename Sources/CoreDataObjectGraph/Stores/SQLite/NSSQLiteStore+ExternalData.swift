@@ -13,10 +13,10 @@ extension NSSQLiteStore {
     func replacedExternalFiles(of object: NSManagedObject, slots: SlotSet?, writer: SaveWriter) throws -> [URL] {
         // Most entities have no such attribute: every save of their objects stops here.
         let external = object.slots.externalStorageSlots
-        guard !external.isEmpty, let url, let table = layout.table(forEntity: object.entity.name) else { return [] }
+        guard !external.isEmpty, let url, let table = layout.table(forEntity: object.entity.entityName) else { return [] }
         let properties = object.slots.properties
         let candidates = (slots.map { changed in external.filter(changed.contains) } ?? external).compactMap { slot -> (slot: Int, column: String)? in
-            guard let column = layout.columns(forProperty: properties[slot].name, ofEntity: object.entity.name)?.value else { return nil }
+            guard let column = layout.columns(forProperty: properties[slot].name, ofEntity: object.entity.entityName)?.value else { return nil }
             return (slot, column)
         }
         guard !candidates.isEmpty else { return [] }

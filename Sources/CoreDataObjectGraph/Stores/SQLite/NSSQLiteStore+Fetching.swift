@@ -30,11 +30,11 @@ extension NSSQLiteStore: RowStore {
     /// The fetch as the builder states it, with the key path `columns` of a dictionary fetch.
     func statement(for fetch: ResolvedFetch, columns: [String] = []) throws -> FetchStatement {
         do {
-            return try builder.fetch(entityName: fetch.entity.name, predicate: fetch.predicate, sortDescriptors: fetch.sortDescriptors,
+            return try builder.fetch(entityName: fetch.entity.entityName, predicate: fetch.predicate, sortDescriptors: fetch.sortDescriptors,
                                  includesSubentities: fetch.includesSubentities, limit: fetch.fetchLimit, offset: fetch.fetchOffset,
                                  columns: columns)
         } catch {
-            throw CoreDataError(.persistentStoreOperation, "the store cannot run this fetch of \(fetch.entity.name):\n\(error.caretDiagnostic)",
+            throw CoreDataError(.persistentStoreOperation, "the store cannot run this fetch of \(fetch.entity.entityName):\n\(error.caretDiagnostic)",
                                 underlyingError: error)
         }
     }
@@ -42,7 +42,7 @@ extension NSSQLiteStore: RowStore {
     /// Batch faulting: fetches the snapshots of many objects with one `IN` query per entity table.
     public func snapshots(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: Snapshot] {
         var result: [NSManagedObjectID: Snapshot] = [:]
-        let byRoot = Dictionary(grouping: ids) { $0.entity.rootEntity.name }
+        let byRoot = Dictionary(grouping: ids) { $0.entity.rootEntity.entityName }
         for (rootName, group) in byRoot {
             guard let root = model.entitiesByName[rootName] else { continue }
             let plan = try selectPlan(for: root)
@@ -67,12 +67,12 @@ extension NSSQLiteStore: RowStore {
     /// join table (in order, when ordered) for many-to-many.
     public func destinations(of id: NSManagedObjectID, relationship: NSRelationshipDescription) throws -> [NSManagedObjectID] {
         guard let destination = relationship.destinationEntity, let source = relationship.entity,
-              let destinationTable = layout.table(forEntity: destination.name) else {
+              let destinationTable = layout.table(forEntity: destination.entityName) else {
             throw CoreDataError(.persistentStoreOperation, "relationship \(relationship.name) has no destination table")
         }
         guard let text = builder.destinations(of: relationship) else {
             throw CoreDataError(.persistentStoreOperation,
-                                "\(source.name).\(relationship.name) has no inverse, so the store does not record it in a way we can read")
+                                "\(source.entityName).\(relationship.name) has no inverse, so the store does not record it in a way we can read")
         }
         return try run(text, [.integer(id.primaryKey)]) { statement in
             var ids: [NSManagedObjectID] = []

@@ -15,7 +15,7 @@ extension NSSQLiteStore {
         var result = ToManyPrefetch()
         for chunk in stride(from: 0, to: sourceIDs.count, by: 500).map({ Array(sourceIDs[$0..<min($0 + 500, sourceIDs.count)]) }) {
             guard let sql = builder.prefetch(relationship, selectList: selectList, table: plan.table, count: chunk.count) else {
-                throw CoreDataError(.persistentStoreOperation, "\(source.name).\(relationship.name) has no inverse to prefetch through")
+                throw CoreDataError(.persistentStoreOperation, "\(source.entityName).\(relationship.name) has no inverse to prefetch through")
             }
             let sourcesByKey = Dictionary(chunk.map { ($0.primaryKey, $0) }, uniquingKeysWith: { first, _ in first })
             let decoder = rowDecoder(plan: plan, withValues: true)

@@ -10,13 +10,13 @@ extension NSSQLiteStore {
     /// object of the relationship's destination.
     func brokenReference(from source: NSManagedObjectID, relationship: NSRelationshipDescription, key: Int64,
                          found: NSEntityDescription?) -> CoreDataError {
-        let destination = relationship.destinationEntity?.name ?? "?"
-        let table = relationship.destinationEntity.flatMap { layout.table(forEntity: $0.name)?.name } ?? "its table"
-        let what = found.map { "which is of entity \($0.name), not \(destination)" }
+        let destination = relationship.destinationEntity?.entityName ?? "?"
+        let table = relationship.destinationEntity.flatMap { layout.table(forEntity: $0.entityName)?.name } ?? "its table"
+        let what = found.map { "which is of entity \($0.entityName), not \(destination)" }
             ?? "which does not exist (CoreData could not fulfill a fault)"
         return CoreDataError(
             .objectInaccessibleException,
-            "\(source.entity.name) p\(source.primaryKey)'s relationship \(relationship.name) refers to row \(key) of \(table), \(what); "
+            "\(source.entity.entityName) p\(source.primaryKey)'s relationship \(relationship.name) refers to row \(key) of \(table), \(what); "
                 + "the store's references are damaged",
             affectedObjectIDs: [source])
     }
@@ -24,7 +24,7 @@ extension NSSQLiteStore {
     /// Why no row of `id`'s entity could fill its fault: the row with its key is missing, or belongs to another entity
     /// of the same table.
     public func missingRowReason(for id: NSManagedObjectID) -> String? {
-        guard let entityTable = layout.table(forEntity: id.entity.name) else { return "its entity has no table in the store" }
+        guard let entityTable = layout.table(forEntity: id.entity.entityName) else { return "its entity has no table in the store" }
         let table = entityTable.name
         let number = try? run(builder.keyColumn(.entity, table: entityTable), [.integer(id.primaryKey)]) { statement in
             var number: Int64?
@@ -32,7 +32,7 @@ extension NSSQLiteStore {
             return number
         }
         guard let found = number.flatMap({ $0 }) else { return "there is no row \(id.primaryKey) in \(table)" }
-        let name = entity(number: Int(found))?.name ?? "Z_ENT \(found), which the model does not know"
-        return "row \(id.primaryKey) of \(table) is of entity \(name), not \(id.entity.name)"
+        let name = entity(number: Int(found))?.entityName ?? "Z_ENT \(found), which the model does not know"
+        return "row \(id.primaryKey) of \(table) is of entity \(name), not \(id.entity.entityName)"
     }
 }

@@ -10,7 +10,7 @@ extension NSSQLiteStore {
     /// The `INSERT` of `entity`'s rows: `Z_PK`, `Z_ENT`, `Z_OPT`, then each stored slot's columns in slot order.
     func insertPlan(for entity: NSEntityDescription, slots: PropertySlots, writer: SaveWriter) throws -> InsertPlan? {
         if let plan = writer.cache.insertPlans[ObjectIdentifier(entity)] { return plan }
-        guard let table = layout.table(forEntity: entity.name), let number = layout.numbering[entity.name] else { return nil }
+        guard let table = layout.table(forEntity: entity.entityName), let number = layout.numbering[entity.entityName] else { return nil }
         var columns: [String] = []
         var bindings: [SlotBinding] = []
         for (slot, property) in slots.properties.enumerated() {
@@ -30,7 +30,7 @@ extension NSSQLiteStore {
                     writer: SaveWriter) throws -> RowWritePlan? {
         let key = UpdatePlanKey(entity: ObjectIdentifier(entity), slots: changed, withoutOrderKey: withoutOrderKey)
         if let plan = writer.cache.updatePlans[key] { return plan }
-        guard let table = layout.table(forEntity: entity.name) else { return nil }
+        guard let table = layout.table(forEntity: entity.entityName) else { return nil }
         var columns: [String] = []
         var bindings: [SlotBinding] = []
         for slot in changed {
@@ -49,9 +49,9 @@ extension NSSQLiteStore {
     /// The `DELETE` of `entity`'s rows with optimistic locking, and of the join-table rows that hold their keys.
     func deletePlan(for entity: NSEntityDescription, writer: SaveWriter) throws -> DeletePlan? {
         if let plan = writer.cache.deletePlans[ObjectIdentifier(entity)] { return plan }
-        guard let table = layout.table(forEntity: entity.name) else { return nil }
+        guard let table = layout.table(forEntity: entity.entityName) else { return nil }
         let sql = builder.delete(from: table)
-        let joinDeletes = try builder.joinRowDeletes(entityName: entity.name).map { (sql: $0, statement: try writer.statement($0)) }
+        let joinDeletes = try builder.joinRowDeletes(entityName: entity.entityName).map { (sql: $0, statement: try writer.statement($0)) }
         let plan = DeletePlan(sql: sql, statement: try writer.statement(sql), joinDeletes: joinDeletes)
         writer.cache.deletePlans[ObjectIdentifier(entity)] = plan
         return plan
@@ -60,7 +60,7 @@ extension NSSQLiteStore {
     /// How a slot binds, and its columns: none for derived attributes (triggers maintain them) and unmapped slots.
     private func slotBinding(slot: Int, property: NSPropertyDescription, entity: NSEntityDescription,
                              orderKey: Bool) -> (SlotBinding, [String])? {
-        guard let mapped = layout.columns(forProperty: property.name, ofEntity: entity.name) else { return nil }
+        guard let mapped = layout.columns(forProperty: property.name, ofEntity: entity.entityName) else { return nil }
         if let attribute = property as? NSAttributeDescription {
             if attribute is NSDerivedAttributeDescription { return nil }
             return (.attribute(slot: slot, attribute), [mapped.value])
@@ -109,7 +109,7 @@ extension NSSQLiteStore {
                 try writer.bind(.integer(id.primaryKey), at: index, of: statement)
                 index += 1
                 if hasEntityNumber {
-                    try writer.bind(.integer(Int64(layout.numbering[id.entity.name] ?? 0)), at: index, of: statement)
+                    try writer.bind(.integer(Int64(layout.numbering[id.entity.entityName] ?? 0)), at: index, of: statement)
                     index += 1
                 }
                 if hasOrderKey {
@@ -134,7 +134,7 @@ extension NSSQLiteStore {
     /// whose position is unknown (the column keeps its value).
     func writesOrderKey(of object: NSManagedObject, slot: Int) -> Bool {
         guard let relationship = object.slots.properties[slot] as? NSRelationshipDescription,
-              layout.columns(forProperty: relationship.name, ofEntity: object.entity.name)?.orderKey != nil,
+              layout.columns(forProperty: relationship.name, ofEntity: object.entity.entityName)?.orderKey != nil,
               let values = object.storedValues, slot < values.count, case .toOne(let target) = values[slot] else { return true }
         return relationship.inverseRelationship != nil && object.managedObjectContext?.registeredObject(for: target) != nil
     }

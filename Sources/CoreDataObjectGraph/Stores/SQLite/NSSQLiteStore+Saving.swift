@@ -192,21 +192,21 @@ extension NSSQLiteStore {
             trees[last].positions.append(position)
         }
         let store = InternedStoreIdentifier.intern(identifier)
-        for tree in trees.sorted(by: { $0.root.name < $1.root.name }) {
-            guard let root = layout.numbering[tree.root.name] else { continue }
+        for tree in trees.sorted(by: { $0.root.entityName < $1.root.entityName }) {
+            guard let root = layout.numbering[tree.root.entityName] else { continue }
             let stored = try connection.scalar(StoreSQL.lastPrimaryKey, arguments: [.integer(Int64(root))])
             let current: Int64
             switch stored {
             case nil, .null?: current = 0
             case .integer(let value)?: current = value
             case let other?:
-                throw CoreDataError(.persistentStoreSave, "Z_PRIMARYKEY holds \(other) as Z_MAX of \(tree.root.name), where Core Data keeps "
+                throw CoreDataError(.persistentStoreSave, "Z_PRIMARYKEY holds \(other) as Z_MAX of \(tree.root.entityName), where Core Data keeps "
                                     + "an integer; no primary key can be allocated; nothing was saved")
             }
             // A damaged or hostile Z_MAX near the largest integer must not overflow (a trap) or wrap to used keys.
             let (last, overflow) = current.addingReportingOverflow(Int64(tree.positions.count))
             guard !overflow, current >= 0 else {
-                throw CoreDataError(.persistentStoreSave, "Z_PRIMARYKEY's Z_MAX for \(tree.root.name) is \(current): \(tree.positions.count) more "
+                throw CoreDataError(.persistentStoreSave, "Z_PRIMARYKEY's Z_MAX for \(tree.root.entityName) is \(current): \(tree.positions.count) more "
                                     + "primary key(s) would pass the largest integer (\(Int64.max)); nothing was saved")
             }
             try connection.execute(sql: StoreSQL.advancePrimaryKey, arguments: [.integer(last), .integer(Int64(root))])
@@ -301,7 +301,7 @@ extension NSSQLiteStore {
                 // Flushed before the row naming it commits: a power cut never leaves a row without its whole file.
                 try DurableFile.write(data, to: file)
             } catch {
-                throw CoreDataError(.persistentStoreSave, "\(url.path): cannot write the external data file of \(attribute.entity?.name ?? "?").\(attribute.name) "
+                throw CoreDataError(.persistentStoreSave, "\(url.path): cannot write the external data file of \(attribute.entity?.entityName ?? "?").\(attribute.name) "
                                     + "(\(data.count) bytes) to \(file.path): \(Self.fileSystemReason(error))", underlyingError: error)
             }
             files.append(file)
@@ -323,7 +323,7 @@ extension NSSQLiteStore {
                 let current = object.toMany[name]?.ids ?? []
                 let committed = object.isInserted ? [] : (object.changes.committedToMany[name] ?? [])
                 let source = resolve(object.objectID)
-                if let sides = builder.joinSides(relationshipName: name, entityName: object.entity.name) {
+                if let sides = builder.joinSides(relationshipName: name, entityName: object.entity.entityName) {
                     try writeJoinRows(builder.joinWrites(sides), writer: writer, source: source, current: current.map(resolve),
                                       committed: committed.map(resolve))
                 } else if relationship.inverseRelationship == nil {
@@ -332,7 +332,7 @@ extension NSSQLiteStore {
                     guard current == committed else {
                         throw CoreDataError(
                             .persistentStoreSave,
-                            "\(object.entity.name).\(name) is a to-many relationship without an inverse; storing one is not "
+                            "\(object.entity.entityName).\(name) is a to-many relationship without an inverse; storing one is not "
                                 + "implemented yet (give it an inverse); nothing was saved",
                             affectedObjectIDs: [object.objectID])
                     }

@@ -53,7 +53,7 @@ extension NSSQLiteStore {
     /// (a browser runs them on its background connection when a table opens, so that its first sort does not pay
     /// for a read of the column) and handed back with ``adoptTextOrder(_:of:)``; nil when none is undecided.
     package func undecidedTextOrderChecks(for entity: NSEntityDescription) throws -> TextOrderChecks? {
-        guard let coordinator = persistentStoreCoordinator, let table = layout.table(forEntity: entity.name)?.name else {
+        guard let coordinator = persistentStoreCoordinator, let table = layout.table(forEntity: entity.entityName)?.name else {
             return nil
         }
         return try coordinator.withLock { () throws -> TextOrderChecks? in
@@ -61,7 +61,7 @@ extension NSSQLiteStore {
             let columns = entity.properties.compactMap { property -> String? in
                 guard let attribute = property as? NSAttributeDescription, attribute.attributeType == .stringAttributeType,
                       !attribute.isTransient,
-                      let column = layout.columns(forProperty: attribute.name, ofEntity: entity.name)?.value,
+                      let column = layout.columns(forProperty: attribute.name, ofEntity: entity.entityName)?.value,
                       binaryTextOrder.answer(for: table + "." + column, at: version) == nil
                 else { return nil }
                 return column

@@ -14,9 +14,9 @@ extension NSSQLiteStore {
     func readVersionsOfUnreadRows(_ updated: [NSManagedObject]) throws {
         let unread = updated.filter { $0.storedValues == nil && $0.pendingValues == nil && !$0.objectID.isTemporaryID }
         guard !unread.isEmpty else { return }
-        let byTable = Dictionary(grouping: unread) { layout.table(forEntity: $0.entity.name)?.name ?? "" }
+        let byTable = Dictionary(grouping: unread) { layout.table(forEntity: $0.entity.entityName)?.name ?? "" }
         for (name, objects) in byTable where !name.isEmpty {
-            guard let table = layout.table(forEntity: objects[0].entity.name) else { continue }
+            guard let table = layout.table(forEntity: objects[0].entity.entityName) else { continue }
             var byKey: [Int64: NSManagedObject] = [:]
             for object in objects { byKey[object.objectID.primaryKey] = object }
             let keys = Array(byKey.keys).sorted()
@@ -41,7 +41,7 @@ extension NSSQLiteStore {
         guard object.snapshotVersion == Int64.max else { return }
         throw CoreDataError(
             .persistentStoreSave,
-            "\(object.entity.name) \(object.objectID.uriRepresentation().absoluteString): its version (Z_OPT) is \(Int64.max), the "
+            "\(object.entity.entityName) \(object.objectID.uriRepresentation().absoluteString): its version (Z_OPT) is \(Int64.max), the "
                 + "largest integer, so it cannot be incremented; the row is damaged; nothing was saved",
             affectedObjectIDs: [object.objectID])
     }
@@ -51,7 +51,7 @@ extension NSSQLiteStore {
     /// integer version (true conflicts).
     func malformedVersionError(among conflicting: [NSManagedObject]) throws -> CoreDataError? {
         for object in conflicting {
-            guard let table = layout.table(forEntity: object.entity.name) else { continue }
+            guard let table = layout.table(forEntity: object.entity.entityName) else { continue }
             let found = try run(builder.keyColumn(.version, table: table), [.integer(object.objectID.primaryKey)]) { statement in
                 var value: SQLiteValue?
                 try statement.forEachRow { row in value = row.value(at: 0) }
@@ -73,7 +73,7 @@ extension NSSQLiteStore {
         }
         return CoreDataError(
             .persistentStoreSave,
-            "\(object.entity.name) row \(object.objectID.primaryKey) of \(table) holds \(shown) as its version (Z_OPT), where "
+            "\(object.entity.entityName) row \(object.objectID.primaryKey) of \(table) holds \(shown) as its version (Z_OPT), where "
                 + "Core Data keeps an integer; the row is damaged and cannot be updated or deleted; nothing was saved",
             affectedObjectIDs: [object.objectID])
     }

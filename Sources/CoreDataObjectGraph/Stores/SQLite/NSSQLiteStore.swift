@@ -198,9 +198,9 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     func selectPlan(for entity: NSEntityDescription) throws -> SelectPlan {
-        if let plan = selectPlans[entity.name] { return plan }
-        guard let table = layout.table(forEntity: entity.name), let coordinator = persistentStoreCoordinator else {
-            throw CoreDataError(.persistentStoreOperation, "the store has no table for entity \(entity.name)")
+        if let plan = selectPlans[entity.entityName] { return plan }
+        guard let table = layout.table(forEntity: entity.entityName), let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError(.persistentStoreOperation, "the store has no table for entity \(entity.entityName)")
         }
         var columns: [String] = []
         var columnIndex: [String: Int] = [:]
@@ -213,11 +213,11 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
         var decoders: [(number: Int, decoders: [SlotDecoder])] = []
         var describedObjects: [AnyObject] = []
         for concrete in entity.selfAndDescendants {
-            guard let number = layout.numbering[concrete.name] else { continue }
+            guard let number = layout.numbering[concrete.entityName] else { continue }
             let properties = coordinator.slots(for: concrete).properties
             describedObjects += properties.compactMap { ($0 as? NSRelationshipDescription)?.destinationEntity }
             decoders.append((number, properties.map { property -> SlotDecoder in
-                guard let mapped = layout.columns(forProperty: property.name, ofEntity: concrete.name) else { return .unmapped }
+                guard let mapped = layout.columns(forProperty: property.name, ofEntity: concrete.entityName) else { return .unmapped }
                 if let attribute = property as? NSAttributeDescription {
                     return .attribute(column: column(mapped.value), attribute)
                 }
@@ -228,10 +228,10 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             }))
         }
         // The layout numbers a tree's entities consecutively: a tree of one entity has a range of one number.
-        let soleEntityNumber = layout.numbering.range(of: entity.rootEntity.name).flatMap { $0.count == 1 ? $0.lowerBound : nil }
+        let soleEntityNumber = layout.numbering.range(of: entity.rootEntity.entityName).flatMap { $0.count == 1 ? $0.lowerBound : nil }
         let plan = SelectPlan(table: table, columns: columns, decoders: SlotDecoderTable(decoders), describedObjects: describedObjects,
                               soleEntityNumber: soleEntityNumber)
-        selectPlans[entity.name] = plan
+        selectPlans[entity.entityName] = plan
         return plan
     }
 
