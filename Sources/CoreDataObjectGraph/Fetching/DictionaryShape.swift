@@ -45,17 +45,8 @@ extension DictionaryShape {
         case .function("count:", let arguments):
             guard arguments.count == 1, case .keyPath(let path) = arguments[0] else { return nil }
             let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            var current = entity
-            for (index, part) in parts.enumerated() {
-                guard let relationship = current.propertiesByName[part] as? NSRelationshipDescription,
-                      let destination = relationship.destinationEntity else { return nil }
-                guard relationship.isToMany else {
-                    current = destination
-                    continue
-                }
-                return index == parts.count - 1 ? path + ".@count" : nil
-            }
-            return nil
+            guard let toMany = entity.firstToMany(along: parts), toMany.index == parts.count - 1 else { return nil }
+            return path + ".@count"
         default:
             return nil
         }

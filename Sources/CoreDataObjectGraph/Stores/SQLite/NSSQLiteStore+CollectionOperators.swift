@@ -11,42 +11,33 @@ extension NSSQLiteStore {
     /// nil for an empty collection. Nil when `path` is not such a key path.
     static func collectionOperatorColumn(name: String, sql: String, path: String, from entity: NSEntityDescription) -> SelectedColumn? {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        var current = entity
-        for (index, part) in parts.enumerated() {
-            guard let relationship = current.propertiesByName[part] as? NSRelationshipDescription,
-                  let destination = relationship.destinationEntity else { return nil }
-            guard relationship.isToMany else {
-                current = destination
-                continue
-            }
-            guard index + 1 < parts.count else { return nil }
-            let rest = parts[(index + 2)...].joined(separator: ".")
-            switch parts[index + 1] {
-            case "@count":
-                return rest.isEmpty ? SelectedColumn(name: name, sql: sql, directType: .integer) { row, index in row.int64(at: index) } : nil
-            case "@sum":
-                guard let attribute = attribute(atKeyPath: rest, from: destination) else { return nil }
-                let decimal = attribute.attributeType == .decimalAttributeType ? valueDecoder(for: attribute) : nil
-                return SelectedColumn(name: name, sql: sql) { row, index in
-                    switch row.columnType(at: index) {
-                    case .integer: return row.int64(at: index)
-                    case .real: return decimal?(row, index) ?? row.double(at: index)
-                    default: return nil
-                    }
+        guard let toMany = entity.firstToMany(along: parts), toMany.index + 1 < parts.count else { return nil }
+        let (index, destination) = (toMany.index, toMany.destination)
+        let rest = parts[(index + 2)...].joined(separator: ".")
+        switch parts[index + 1] {
+        case "@count":
+            return rest.isEmpty ? SelectedColumn(name: name, sql: sql, directType: .integer) { row, index in row.int64(at: index) } : nil
+        case "@sum":
+            guard let attribute = attribute(atKeyPath: rest, from: destination) else { return nil }
+            let decimal = attribute.attributeType == .decimalAttributeType ? valueDecoder(for: attribute) : nil
+            return SelectedColumn(name: name, sql: sql) { row, index in
+                switch row.columnType(at: index) {
+                case .integer: return row.int64(at: index)
+                case .real: return decimal?(row, index) ?? row.double(at: index)
+                default: return nil
                 }
-            case "@avg":
-                guard attribute(atKeyPath: rest, from: destination) != nil else { return nil }
-                return SelectedColumn(name: name, sql: sql, directType: .double) { row, index in
-                    row.columnType(at: index) == .null ? nil : row.double(at: index)
-                }
-            case "@min", "@max":
-                guard let attribute = attribute(atKeyPath: rest, from: destination) else { return nil }
-                return SelectedColumn(name: name, sql: sql, directType: DirectlyReadType(attribute.attributeType),
-                                      decode: valueDecoder(for: attribute))
-            default:
-                return nil
             }
+        case "@avg":
+            guard attribute(atKeyPath: rest, from: destination) != nil else { return nil }
+            return SelectedColumn(name: name, sql: sql, directType: .double) { row, index in
+                row.columnType(at: index) == .null ? nil : row.double(at: index)
+            }
+        case "@min", "@max":
+            guard let attribute = attribute(atKeyPath: rest, from: destination) else { return nil }
+            return SelectedColumn(name: name, sql: sql, directType: DirectlyReadType(attribute.attributeType),
+                                  decode: valueDecoder(for: attribute))
+        default:
+            return nil
         }
-        return nil
     }
 }
