@@ -80,7 +80,7 @@ private struct ArchiveWriter {
             do {
                 try define(property, entityReference: reference)
             } catch {
-                throw CompiledModelWriter.ArchivingError(element: "property \(entity.name).\(property.name)", underlying: error)
+                throw CompiledModelWriter.ArchivingError(element: "property \(entity.entityName).\(property.name)", underlying: error)
             }
         }
         let properties = try builder.addDictionary(
