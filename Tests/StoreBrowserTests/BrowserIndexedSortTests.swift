@@ -1,3 +1,4 @@
+import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataSQLiteFormat
 import Foundation
@@ -154,6 +155,17 @@ struct BrowserIndexedSortTests {
         // Nothing is left to decide for that column.
         let undecided = try store.undecidedTextOrderChecks(for: browser.app.table.query.entity)?.queries.map(\.column) ?? []
         #expect(!undecided.contains("ZNORMALIZEDNAME"), "\(undecided)")
+    }
+
+    @Test("A subentity's table decides its inherited text columns too (Book's title is Item's)")
+    func inheritedTextColumnsAreDecided() throws {
+        let browser = try BrowserHarness(sample: "Library", entity: "Book", batchSize: 20)
+        let store = try #require(browser.session.store.coordinator.persistentStores.first as? NSSQLiteStore)
+        try browser.settle()
+        let item = try #require(browser.session.model.entitiesByName["Item"])
+        let undecided = try store.undecidedTextOrderChecks(for: item)?.queries.map(\.column) ?? []
+        #expect(!undecided.contains("ZTITLE"), "\(undecided)")
+        #expect(try store.undecidedTextOrderChecks(for: browser.app.table.query.entity) == nil)
     }
 
     @Test("[ on a column with one accented text among ASCII ones: the descriptor's order, and no comparison of two ASCII texts reaches Swift")

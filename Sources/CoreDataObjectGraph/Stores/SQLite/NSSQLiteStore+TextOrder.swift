@@ -58,7 +58,7 @@ extension NSSQLiteStore {
         }
         return try coordinator.withLock { () throws -> TextOrderChecks? in
             let version = try textOrderVersion()
-            let columns = entity.properties.compactMap { property -> String? in
+            let columns = entity.allProperties.compactMap { property -> String? in
                 guard let attribute = property as? NSAttributeDescription, attribute.attributeType == .stringAttributeType,
                       !attribute.isTransient,
                       let column = layout.columns(forProperty: attribute.name, ofEntity: entity.entityName)?.value,
