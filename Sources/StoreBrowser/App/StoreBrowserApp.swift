@@ -184,10 +184,12 @@ public final class StoreBrowserApp: TerminalApp {
     // MARK: Background results
 
     func startCounting(_ table: TableModel) {
+        if table.knownCount == nil {
+            table.countTicket = session.counter.start(.objects(entity: table.query.entity.entityName,
+                                                               predicate: table.query.predicate?.predicateNode))
+        }
+        // After the count: the counter runs its jobs in order, and the status line waits for the count.
         session.decideTextOrder(of: table.query.entity)
-        guard table.knownCount == nil else { return }
-        table.countTicket = session.counter.start(.objects(entity: table.query.entity.entityName,
-                                                           predicate: table.query.predicate?.predicateNode))
     }
 
     func collectBackgroundResults() {
