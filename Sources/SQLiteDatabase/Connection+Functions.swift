@@ -23,6 +23,19 @@ final class CollationBox {
     init(compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult) {
         self.compare = compare
     }
+
+    /// A collation callback's answer: the box at `context` compares SQLite's two texts, as negative, 0 or positive.
+    static func answer(
+        context: UnsafeRawPointer, _ leftCount: Int32, _ left: UnsafeRawPointer?, _ rightCount: Int32, _ right: UnsafeRawPointer?
+    ) -> Int32 {
+        let collation = CallbackContext.object(at: context, as: CollationBox.self)
+        switch collation.compare(UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
+                                 UnsafeRawBufferPointer(start: right, count: Int(rightCount))) {
+        case .orderedAscending: return -1
+        case .orderedSame: return 0
+        case .orderedDescending: return 1
+        }
+    }
 }
 
 /// Custom SQL functions and collations.
@@ -111,36 +124,12 @@ extension Connection {
     public func createCollation(
         name: String, compare: @escaping (String, String) -> ComparisonResult
     ) throws(SQLiteError) {
-        try registerCollation(name: name) { left, right in
+        let box = CallbackContext.retained(CollationBox { left, right in
             compare(String(decoding: left, as: UTF8.self), String(decoding: right, as: UTF8.self))
-        }
-    }
-
-    /// Registers (or replaces) the collation `name` on the texts' UTF-8 bytes, as SQLite holds them (possibly
-    /// invalid UTF-8), so that a comparison can decide without building strings.
-    ///
-    /// The buffers are valid only during the call; `compare` must define a consistent total order.
-    public func createUTF8Collation(
-        name: String, compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult
-    ) throws(SQLiteError) {
-        try registerCollation(name: name, compare)
-    }
-
-    private func registerCollation(
-        name: String, _ compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult
-    ) throws(SQLiteError) {
-        let box = CallbackContext.retained(CollationBox(compare: compare))
+        })
         let code = sqlite3_create_collation_v2(
             handle, name, SQLITE_UTF8, box,
-            { box, leftCount, left, rightCount, right in
-                let collation = CallbackContext.object(at: box!, as: CollationBox.self)
-                switch collation.compare(UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
-                                         UnsafeRawBufferPointer(start: right, count: Int(rightCount))) {
-                case .orderedAscending: return -1
-                case .orderedSame: return 0
-                case .orderedDescending: return 1
-                }
-            },
+            { box, leftCount, left, rightCount, right in CollationBox.answer(context: box!, leftCount, left, rightCount, right) },
             { box in
                 if let box { CallbackContext.release(box, as: CollationBox.self) }
             })

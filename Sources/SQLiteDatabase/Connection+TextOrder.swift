@@ -21,13 +21,7 @@ extension Connection {
         let order = UnsafeMutablePointer<csqlite_text_order>.allocate(capacity: 1)
         order.initialize(to: csqlite_text_order(
             fallback: { context, leftCount, left, rightCount, right in
-                let collation = CallbackContext.object(at: context!, as: CollationBox.self)
-                switch collation.compare(UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
-                                         UnsafeRawBufferPointer(start: right, count: Int(rightCount))) {
-                case .orderedAscending: return -1
-                case .orderedSame: return 0
-                case .orderedDescending: return 1
-                }
+                CollationBox.answer(context: context!, leftCount, left, rightCount, right)
             },
             context: CallbackContext.retained(CollationBox(compare: fallback))))
         let code = sqlite3_create_collation_v2(
