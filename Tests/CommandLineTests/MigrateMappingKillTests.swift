@@ -100,7 +100,15 @@ struct MigrateMappingKillTests {
         let after = try dump(reference)
         #expect(after.hashes != before.hashes)
         #expect(after.rows.filter { $0.hasPrefix("ZMOOD ") }.count == moods)
-        let milliseconds = Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        // The first run also pays for cold caches: two more, timed alone, give the warm length the kills must fall in.
+        var shortest = duration
+        for warm in 0..<2 {
+            let store = try freshCopy("warm-\(warm)")
+            let start = ContinuousClock.now
+            #expect(try CommandRunner.run(arguments(store, backup: true)).status == 0)
+            shortest = min(shortest, ContinuousClock.now - start)
+        }
+        let milliseconds = Int(shortest.components.seconds * 1_000 + shortest.components.attoseconds / 1_000_000_000_000_000)
 
         var random = SeededRandom(seed: ProcessInfo.processInfo.environment["OCD_SEED"].flatMap(UInt64.init) ?? 22)
         var killed = 0, untouched = 0, migrated = 0, resumed = 0, backupsChecked = 0
