@@ -78,7 +78,7 @@ final class JSONTestStore: NSAtomicStore, @unchecked Sendable {
             }
             records.append(["entity": node.objectID.entity.entityName, "ref": referenceObject(for: node.objectID), "values": values, "toOne": toOne])
         }
-        var metadata = self.metadata
+        var metadata: [String: Any] = self.metadata
         metadata[NSStoreModelVersionHashesKey] = (metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.mapValues { $0.base64EncodedString() }
         let data = try JSONSerialization.data(withJSONObject: ["metadata": metadata, "objects": records], options: [.sortedKeys])
         try writeAtomically(data, to: url!)

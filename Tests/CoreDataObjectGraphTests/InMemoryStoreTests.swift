@@ -44,7 +44,7 @@ struct InMemoryStoreTests {
             garage.setValue("Home", forKey: "name")
             try context.save()
             #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Garage")) == 1)
-            #expect(garage.objectID.uriRepresentation().absoluteString.hasPrefix("x-coredata://\(store.identifier)/Garage/p"))
+            #expect(garage.objectID.uriRepresentation().absoluteString.hasPrefix("x-coredata://\(store.identifier!)/Garage/p"))
             #expect(context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: garage.objectID.uriRepresentation()) == garage.objectID)
         }
         try coordinator.remove(store)

@@ -279,8 +279,8 @@ final class StoreLifecycleTests: XCTestCase {
             }
             let unsaved = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
             XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: unsaved.objectID.uriRepresentation()))
-            XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://\(store.identifier)/Spaceship/p1")!))
-            XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://\(store.identifier)/Recipe/q1")!))
+            XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://\(store.identifier!)/Spaceship/p1")!))
+            XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://\(store.identifier!)/Recipe/q1")!))
             XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: URL(string: "https://example.com/Recipe/p1")!))
             context.rollback()
         }

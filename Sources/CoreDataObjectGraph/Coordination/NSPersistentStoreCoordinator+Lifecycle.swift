@@ -23,14 +23,14 @@ extension NSPersistentStoreCoordinator {
 
     /// The metadata of `store`: what its file holds, with any change made by `setMetadata(_:for:)` and not saved yet.
     public func metadata(for store: NSPersistentStore) -> [String: Any] {
-        withLock { store.metadata }
+        withLock { store.storeMetadata }
     }
 
     /// Replaces the metadata of `store`. As Apple's, `NSStoreType` is always added and `NSStoreUUID` kept unless
     /// `metadata` sets it, and the file changes only when the store is next saved (a context save that writes to it).
     public func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
         withLock {
-            store.metadata = StoreMetadataValues.completed(metadata, storeType: store.type, current: store.metadata)
+            store.storeMetadata = StoreMetadataValues.completed(metadata, storeType: store.type, current: store.storeMetadata)
             store.hasUnsavedMetadata = true
         }
     }
@@ -127,14 +127,14 @@ extension NSPersistentStoreCoordinator {
             try StoreCopier(source: self, sourceStore: store, destination: scratch,
                             progress: options?[OCDMigrationProgressOption] as? (Int, Int) -> Void).copyObjects()
             // The app's keys come along; what describes the file and its model is the new store's own.
-            var metadata = destination.metadata
-            for (key, value) in store.metadata where !StoreMetadataValues.storeDescribingKeys.contains(key) {
+            var metadata = destination.storeMetadata
+            for (key, value) in store.storeMetadata where !StoreMetadataValues.storeDescribingKeys.contains(key) {
                 metadata[key] = value
             }
-            let complete = StoreMetadataValues.completed(metadata, storeType: storeType, current: destination.metadata)
+            let complete = StoreMetadataValues.completed(metadata, storeType: storeType, current: destination.storeMetadata)
             if destination.keepsNoFile {
                 // A store in memory is its objects: it moves to this coordinator as it is, rather than being opened again.
-                destination.metadata = complete
+                destination.storeMetadata = complete
                 scratch.detach(destination)
                 attach(destination)
                 try remove(store)

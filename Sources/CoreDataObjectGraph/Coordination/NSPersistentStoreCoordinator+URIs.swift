@@ -54,17 +54,17 @@ extension NSPersistentStoreCoordinator {
             throw CoreDataError(.persistentStoreOperation,
                                 "\(url.absoluteString) is a temporary object ID: it names an object not saved yet, which no store holds")
         }
-        let store = withLock { persistentStores.first { $0.identifier == uri.storeIdentifier } }
+        let store = withLock { persistentStores.first { $0.storeIdentifier == uri.storeIdentifier } }
         guard let store else {
-            let known = withLock { persistentStores.map(\.identifier) }
+            let known = withLock { persistentStores.map(\.storeIdentifier) }
             throw CoreDataError(.persistentStoreOperation,
                                 "\(url.absoluteString) names store \(uri.storeIdentifier), which is not added to this coordinator "
                                     + "(its stores: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
         }
         let entity = try entity(named: uri.entityName)
-        guard managedObjectModel.entities(forConfigurationName: store.configurationName).contains(where: { $0 === entity }) else {
+        guard managedObjectModel.entities(forConfigurationName: store.configuration).contains(where: { $0 === entity }) else {
             throw CoreDataError(.persistentStoreOperation,
-                                "\(url.absoluteString): entity \(entity.entityName) is not in the configuration of store \(store.identifier)")
+                                "\(url.absoluteString): entity \(entity.entityName) is not in the configuration of store \(store.storeIdentifier)")
         }
         return NSManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: primaryKey)
     }

@@ -32,6 +32,11 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
 
     public static var registeredStoreTypes: [String: NSPersistentStore.Type] { registry.withLock { $0 } }
 
+    /// The name `storeClass` is registered under (the first in name order when it is registered under several).
+    static func registeredType(of storeClass: NSPersistentStore.Type) -> String? {
+        registry.withLock { registry in registry.filter { $0.value == storeClass }.keys.min() }
+    }
+
     /// The store class registered for `storeType`, or an error naming the type and the known ones.
     static func storeClass(for storeType: String) throws -> NSPersistentStore.Type {
         if let storeClass = registry.withLock({ $0[storeType] }) { return storeClass }
@@ -49,10 +54,11 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
         if let url, !storeClass.keepsNoFiles, persistentStore(for: url) != nil {
             throw CoreDataError(.persistentStoreOpen, "\(url.path): this store is already added to the coordinator; a store is added once")
         }
-        let store = storeClass.init(coordinator: self, configurationName: configurationName, url: url, options: Self.stringKeyed(options))
+        let store = storeClass.init(coordinator: self, configurationName: configurationName, url: url, options: options)
         try withLock { try store.loadStore() }
         store.hasUnsavedMetadata = false
         lock.withLock { persistentStores.append(store) }
+        InternedStoreIdentifier.intern(store.storeIdentifier).noteAdded(store)
         store.didAdd(to: self)
         return store
     }
@@ -67,6 +73,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
             }
             store.willRemove(from: self)
             persistentStores.removeAll { $0 === store }
+            InternedStoreIdentifier.intern(store.storeIdentifier).noteRemoved(store)
             rowCache.removeAll()
         }
     }
@@ -75,6 +82,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     func detach(_ store: NSPersistentStore) {
         lock.withLock {
             persistentStores.removeAll { $0 === store }
+            InternedStoreIdentifier.intern(store.storeIdentifier).noteRemoved(store)
             rowCache.removeAll()
         }
     }
@@ -83,6 +91,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     func attach(_ store: NSPersistentStore) {
         store.persistentStoreCoordinator = self
         lock.withLock { persistentStores.append(store) }
+        InternedStoreIdentifier.intern(store.storeIdentifier).noteAdded(store)
         store.didAdd(to: self)
     }
 
@@ -95,7 +104,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     func store(for entity: NSEntityDescription) throws -> any RowStore {
         let store = lock.withLock {
             persistentStores.first { store in
-                managedObjectModel.entities(forConfigurationName: store.configurationName).contains { $0 === entity || $0.entityName == entity.entityName }
+                managedObjectModel.entities(forConfigurationName: store.configuration).contains { $0 === entity || $0.entityName == entity.entityName }
             }
         }
         guard let store else {
@@ -106,7 +115,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
 
     func store(for id: NSManagedObjectID) throws -> any RowStore {
         if let identifier = id.storeIdentifier,
-           let store = lock.withLock({ persistentStores.first { $0.identifier == identifier } }) {
+           let store = lock.withLock({ persistentStores.first { $0.storeIdentifier == identifier } }) {
             return try rowStore(store)
         }
         return try store(for: id.entity)

@@ -85,22 +85,22 @@ extension NSAtomicStore {
     /// found among `OCDSourceModelsOption`, as for SQLite stores.
     func migrateStoreFileIfAsked(_ format: AtomicFileFormat, at url: URL, model: NSManagedObjectModel) throws -> Bool {
         guard let recorded = metadata[NSStoreModelVersionHashesKey] as? [String: Any],
-              (options[NSIgnorePersistentStoreVersioningOption] as? Bool) != true,
-              !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: metadata),
-              (options[NSMigratePersistentStoresAutomaticallyOption] as? Bool) == true, !isReadOnly else { return false }
+              (storeOptions[NSIgnorePersistentStoreVersioningOption] as? Bool) != true,
+              !model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata),
+              (storeOptions[NSMigratePersistentStoresAutomaticallyOption] as? Bool) == true, !isReadOnly else { return false }
         let storeHashes = recorded.compactMapValues { $0 as? Data }
-        let difference = ModelDifference(storeHashes: storeHashes, storeModel: nil, model: model, configuration: configurationName)
-        if options[NSPersistentStoreStagedMigrationManagerOptionKey] != nil {
+        let difference = ModelDifference(storeHashes: storeHashes, storeModel: nil, model: model, configuration: configuration)
+        if storeOptions[NSPersistentStoreStagedMigrationManagerOptionKey] != nil {
             throw CoreDataError(.migration, "\(url.path): staged migration (NSPersistentStoreStagedMigrationManagerOptionKey) runs on "
                                 + "SQLite stores; migrate this \(format.name) store with an inferred mapping, or convert it to SQLite first")
         }
-        let candidates = options[OCDSourceModelsOption] as? [NSManagedObjectModel] ?? []
+        let candidates = storeOptions[OCDSourceModelsOption] as? [NSManagedObjectModel] ?? []
         guard let source = candidates.first(where: { $0.entityVersionHashesByName == storeHashes }) else {
             throw CoreDataError(.migrationMissingSourceModel,
                                 "\(url.path): cannot migrate: no model matches the store's version hashes (a \(format.name) store carries "
                                     + "no model of its own); pass its model version in OCDSourceModelsOption")
         }
-        guard (options[NSInferMappingModelAutomaticallyOption] as? Bool) == true else {
+        guard (storeOptions[NSInferMappingModelAutomaticallyOption] as? Bool) == true else {
             throw CoreDataError(.migrationMissingMappingModel,
                                 "\(url.path): persistent store migration failed, missing mapping model (\(difference)); "
                                     + "set NSInferMappingModelAutomaticallyOption to infer one")

@@ -30,7 +30,7 @@ extension NSMigrationManager {
         destinationContext.persistentStoreCoordinator = destinationCoordinator
         let savesInBatches = destinationType == NSSQLiteStoreType
         let migration = ObjectMigration(sourceContext: sourceContext, destinationContext: destinationContext,
-                                        sourceStore: sourceStore.identifier, destinationStore: destinationStore.identifier,
+                                        sourceStore: sourceStore.storeIdentifier, destinationStore: destinationStore.storeIdentifier,
                                         savesInBatches: savesInBatches)
         objectMigration = migration
         defer { objectMigration = nil }

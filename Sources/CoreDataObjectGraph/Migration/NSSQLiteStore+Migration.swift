@@ -29,17 +29,17 @@ extension NSSQLiteStore {
             return cachedModel!
         }
         func difference() -> ModelDifference {
-            ModelDifference(storeHashes: storeHashes, storeModel: cached(), model: model, configuration: configurationName)
+            ModelDifference(storeHashes: storeHashes, storeModel: cached(), model: model, configuration: configuration)
         }
-        guard (options[NSMigratePersistentStoresAutomaticallyOption] as? Bool) == true, !isReadOnly else {
+        guard (storeOptions[NSMigratePersistentStoresAutomaticallyOption] as? Bool) == true, !isReadOnly else {
             throw CoreDataError(
                 .persistentStoreIncompatibleVersionHash,
                 "\(url.path): the model is not the one that wrote this store: \(difference()). Open it with the model version it was "
                     + "written with, or migrate it (NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption, "
                     + "or coredata migrate)")
         }
-        let given = options[OCDSourceModelsOption] as? [NSManagedObjectModel] ?? []
-        if let staged = options[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager {
+        let given = storeOptions[OCDSourceModelsOption] as? [NSManagedObjectModel] ?? []
+        if let staged = storeOptions[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager {
             let candidates = given + (cached().map { [$0] } ?? [])
             // Staged migration opens the store step by step; the caller reopens it afterwards.
             storeFile = nil
@@ -53,7 +53,7 @@ extension NSSQLiteStore {
                                     + (cached() == nil ? "no model of its own" : "a model cache of another version")
                                     + "); pass its model version in OCDSourceModelsOption")
         }
-        guard (options[NSInferMappingModelAutomaticallyOption] as? Bool) == true else {
+        guard (storeOptions[NSInferMappingModelAutomaticallyOption] as? Bool) == true else {
             throw CoreDataError(.migrationMissingMappingModel,
                                 "\(url.path): persistent store migration failed, missing mapping model (\(difference())); "
                                     + "set NSInferMappingModelAutomaticallyOption to infer one")

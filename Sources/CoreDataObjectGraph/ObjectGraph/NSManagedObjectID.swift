@@ -39,6 +39,10 @@ public final class NSManagedObjectID: Hashable, Sendable, CustomStringConvertibl
     /// The identifier of the store (its metadata UUID), or nil for a temporary ID.
     public var storeIdentifier: String? { store?.object.string }
 
+    /// The store that holds the object, or nil for a temporary ID (an object not saved yet) and for a store no longer
+    /// added to its coordinator. When two coordinators have the same store file added, it is the one added last.
+    public var persistentStore: NSPersistentStore? { store?.object.latestAddedStore }
+
     /// The row's `Z_PK` in the store; 0 for a temporary ID.
     public var primaryKey: Int64 { store == nil ? 0 : key }
 

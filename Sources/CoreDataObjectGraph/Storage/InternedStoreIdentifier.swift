@@ -9,6 +9,31 @@ import Synchronization
 /// same object.
 final class InternedStoreIdentifier: Sendable {
     let string: String
+    /// The stores added to a coordinator under this identifier, newest last (weakly: a store lives as long as its
+    /// coordinator keeps it). Two coordinators that opened the same file hold two stores with one identifier.
+    private let addedStores = Mutex<[WeakStore]>([])
+
+    private struct WeakStore: @unchecked Sendable {
+        weak var store: NSPersistentStore?
+    }
+
+    /// Notes that `store` was added to a coordinator.
+    func noteAdded(_ store: NSPersistentStore) {
+        addedStores.withLock { stores in
+            stores.removeAll { $0.store == nil || $0.store === store }
+            stores.append(WeakStore(store: store))
+        }
+    }
+
+    /// Notes that `store` was removed from its coordinator.
+    func noteRemoved(_ store: NSPersistentStore) {
+        addedStores.withLock { stores in stores.removeAll { $0.store == nil || $0.store === store } }
+    }
+
+    /// The store added last under this identifier that is still added to a coordinator, or nil.
+    var latestAddedStore: NSPersistentStore? {
+        addedStores.withLock { stores in stores.last { $0.store?.persistentStoreCoordinator != nil }?.store }
+    }
 
     private init(_ string: String) {
         self.string = string

@@ -10,20 +10,47 @@ open class NSPersistentStore: @unchecked Sendable {
     open class var storeType: String { "" }
 
     /// Where the store lives; `NSPersistentStoreCoordinator.setURL(_:for:)` moves it.
-    public internal(set) var url: URL?
-    public let configurationName: String?
-    public let options: [String: Any]
+    open var url: URL?
+    /// The configuration the store was added with (nil: the model's default configuration, every entity).
+    package let configuration: String?
+    /// The name of the configuration the store was added with, `"PF_DEFAULT_CONFIGURATION_NAME"` for the default one,
+    /// as Apple's.
+    open var configurationName: String { configuration ?? Self.defaultConfigurationName }
+    /// What Apple's stores report as the configuration name of a store added without one.
+    public static let defaultConfigurationName = "PF_DEFAULT_CONFIGURATION_NAME"
+    /// The options the store was added with, as given.
+    open var options: [AnyHashable: Any]? { givenOptions }
+    private let givenOptions: [AnyHashable: Any]?
+    /// The options keyed by their string names, as the stores read them.
+    package let storeOptions: [String: Any]
     public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
-    /// The store's UUID (`NSStoreUUID`), the host part of its object IDs' URIs.
-    public internal(set) var identifier: String = UUID().uuidString
+    /// The store's UUID (`NSStoreUUID`), the host part of its object IDs' URIs. A custom store may set it in ``load()``
+    /// or ``loadMetadata()`` (an atomic store's `NSStoreUUID` metadata sets it too); it must not change once objects
+    /// have IDs.
+    open var identifier: String! {
+        get { storeIdentifier }
+        set { storeIdentifier = newValue ?? UUID().uuidString }
+    }
+    /// The identifier the library reads (never nil).
+    package var storeIdentifier: String = UUID().uuidString
     /// The store's metadata (`NSStoreType`, `NSStoreUUID`, `NSStoreModelVersionHashes`, app keys, …).
     /// `NSPersistentStoreCoordinator.setMetadata(_:for:)` changes it; the next save writes it to the file. An atomic
     /// store's ``NSAtomicStore/load()`` sets it from its file (its `NSStoreUUID` becomes the store's ``identifier``).
-    public var metadata: [String: Any] = [:]
+    open var metadata: [String: Any]! {
+        get { storeMetadata }
+        set { storeMetadata = newValue ?? [:] }
+    }
+    /// The metadata the library reads (never nil).
+    package var storeMetadata: [String: Any] = [:]
     /// Whether `metadata` holds changes the file does not have yet (written by the next save, as Apple's).
     var hasUnsavedMetadata = false
 
-    public var type: String { Self.storeType }
+    /// The store's type: its class's ``storeType``, or the name it was registered under
+    /// (`NSPersistentStoreCoordinator.registerStoreClass(_:type:)`) for a class that does not override either.
+    open var type: String {
+        let declared = Self.storeType
+        return declared.isEmpty ? NSPersistentStoreCoordinator.registeredType(of: Self.self) ?? "" : declared
+    }
 
     /// Why this store refuses every save although it was opened read-write, or nil. The SQLite store sets it for a
     /// store that records persistent history, which OpenCoreData does not write yet (as Apple's framework makes such a
@@ -38,25 +65,52 @@ open class NSPersistentStore: @unchecked Sendable {
     /// The ID of the object of `entity` with `primaryKey` in this store: what a store outside the library hands back
     /// in its ``FetchedRow``s (primary keys are positive, and unique within an entity's inheritance tree).
     public final func newObjectID(for entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObjectID {
-        NSManagedObjectID(entity: entity, store: .intern(identifier), primaryKey: primaryKey)
+        NSManagedObjectID(entity: entity, store: .intern(storeIdentifier), primaryKey: primaryKey)
     }
 
-    /// Whether saves to this store are refused (`NSReadOnlyPersistentStoreOption`).
-    public var isReadOnly: Bool { (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false }
+    /// Whether saves to this store are refused: the `NSReadOnlyPersistentStoreOption` it was added with, or set here
+    /// (before the store is added, as Apple documents).
+    open var isReadOnly: Bool {
+        get { readOnlyOverride ?? (storeOptions[NSReadOnlyPersistentStoreOption] as? Bool) ?? false }
+        set { readOnlyOverride = newValue }
+    }
+    private var readOnlyOverride: Bool?
 
-    public required init(coordinator: NSPersistentStoreCoordinator?, configurationName: String?, url: URL?,
-                         options: [String: Any]) {
-        self.persistentStoreCoordinator = coordinator
-        self.configurationName = configurationName
+    /// Makes a store, as Apple's designated initializer; the coordinator calls it when a store is added
+    /// (`addPersistentStore(ofType:configurationName:at:options:)`). A custom store class overrides it to set up its
+    /// own state, and reads its file in ``load()`` (atomic stores) or ``loadMetadata()``, not here.
+    public init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?, at url: URL,
+                options: [AnyHashable: Any]? = nil) {
+        self.persistentStoreCoordinator = root
+        self.configuration = name == Self.defaultConfigurationName ? nil : name
         self.url = url
-        self.options = options
+        self.givenOptions = options
+        var byName: [String: Any] = [:]
+        for (key, value) in options ?? [:] { byName[key.base as? String ?? String(describing: key.base)] = value }
+        self.storeOptions = byName
     }
+
+    /// How the coordinator makes a store of a registered class: Apple's initializer (so a subclass's override of it
+    /// runs), then the URL as given (nil for a store without a file).
+    public required convenience init(coordinator: NSPersistentStoreCoordinator?, configurationName: String?, url: URL?,
+                                     options: [AnyHashable: Any]?) {
+        self.init(persistentStoreCoordinator: coordinator, configurationName: configurationName,
+                  at: url ?? URL(fileURLWithPath: "/dev/null"), options: options)
+        self.url = url
+    }
+
+    /// Reads the store's metadata (Apple's hook for stores that open their file in parts); the coordinator calls it
+    /// before ``load()``. Does nothing by default.
+    open func loadMetadata() throws {}
 
     /// Opens the store's file and reads its metadata; called once by the coordinator when the store is added.
     open func load() throws {}
 
     /// What the coordinator calls to open the store: ``load()``, and for atomic stores the checks after it.
-    func loadStore() throws { try load() }
+    func loadStore() throws {
+        try loadMetadata()
+        try load()
+    }
 
     /// Called after the coordinator added the store (Apple's hook; does nothing by default).
     open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}

@@ -39,7 +39,7 @@ struct CreateCommand: ParsableCommand {
         }
         // Adding a store where nothing is creates it, with the model's metadata (Apple's coordinator does the same).
         let created = try NSPersistentStoreCoordinator(managedObjectModel: loaded).addPersistentStore(ofType: storeType, at: url)
-        print("created \(store) (\(StoreKind.name(of: storeType)), UUID \(created.identifier)) with \(loaded.entities.count) entities")
+        print("created \(store) (\(StoreKind.name(of: storeType)), UUID \(created.storeIdentifier)) with \(loaded.entities.count) entities")
     }
 }
 

@@ -172,7 +172,7 @@ struct DictionaryRows {
             var checker = ReferenceChecker(request: base, context: context)
             guard let coordinator = context.persistentStoreCoordinator, let store = coordinator.persistentStores.first else { throw broken }
             for key in broken.keys {
-                let uri = URL(string: "x-coredata://\(store.identifier)/\(broken.check.destination.entityName)/p\(key)")!
+                let uri = URL(string: "x-coredata://\(store.storeIdentifier)/\(broken.check.destination.entityName)/p\(key)")!
                 if let id = coordinator.managedObjectID(forURIRepresentation: uri) {
                     try checker.check(id, relationship: broken.check.relationship, keyPath: broken.keyPath)
                 }

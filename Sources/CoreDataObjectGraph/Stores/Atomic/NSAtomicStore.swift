@@ -34,14 +34,6 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     /// What went wrong in a call that cannot throw (Apple's signatures): reported by the load or save that made it.
     var pendingProblems: [String] = []
 
-    /// Apple's initializer spelling.
-    public convenience init(persistentStoreCoordinator coordinator: NSPersistentStoreCoordinator?, configurationName: String?,
-                            at url: URL, options: [AnyHashable: Any]? = nil) {
-        var stringOptions: [String: Any] = [:]
-        for (key, value) in options ?? [:] { stringOptions[String(describing: key.base)] = value }
-        self.init(coordinator: coordinator, configurationName: configurationName, url: url, options: stringOptions)
-    }
-
     // MARK: What subclasses override
 
     /// Reads the store and registers its objects' nodes (``addCacheNodes(_:)``). Subclasses must override it.
@@ -83,7 +75,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     /// Registers nodes with the store; a subclass calls it from ``load()``. A node whose object ID is registered
     /// already (a duplicate reference object), or that belongs to another store, makes the load fail.
     public func addCacheNodes(_ cacheNodes: Set<NSAtomicStoreCacheNode>) {
-        let store = identifier
+        let store = storeIdentifier
         for node in cacheNodes.sorted(by: { $0.objectID.primaryKey < $1.objectID.primaryKey }) {
             guard node.objectID.storeIdentifier == store else {
                 pendingProblems.append("\(node.objectID.uriRepresentation().absoluteString): a cache node of another store (or with a "
@@ -124,7 +116,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     /// The ID of the object of `entity` whose reference object is `data`: the same reference gives the same ID.
     public func objectID(for entity: NSEntityDescription, withReferenceObject data: Any) -> NSManagedObjectID {
         // During a load, the UUID the file's metadata names is the store's: IDs made from then on carry it.
-        if isLoading, table.count == 0, let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty { identifier = uuid }
+        if isLoading, table.count == 0, let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty { storeIdentifier = uuid }
         return newObjectID(for: entity, primaryKey: table.primaryKey(for: data, entity: entity))
     }
 
@@ -176,6 +168,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
         pendingProblems = []
         isLoading = true
         defer { isLoading = false }
+        try loadMetadata()
         try load()
         try reportProblems(.persistentStoreOpen, "the store could not be loaded")
         try completeMetadata()
@@ -185,20 +178,20 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     /// store whose recorded hashes differ from the model is refused, as every store type does.
     private func completeMetadata() throws {
         if let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty {
-            if uuid != identifier && !table.allNodes.isEmpty {
+            if uuid != storeIdentifier && !table.allNodes.isEmpty {
                 throw CoreDataError(.persistentStoreOpen, "\(urlDescription): the metadata's store UUID \(uuid) was set after cache nodes "
-                                    + "were made with the UUID \(identifier); set the metadata first in load()")
+                                    + "were made with the UUID \(storeIdentifier); set the metadata first in load()")
             }
-            identifier = uuid
+            storeIdentifier = uuid
         } else {
-            metadata[NSStoreUUIDKey] = identifier
+            metadata[NSStoreUUIDKey] = storeIdentifier
         }
         metadata[NSStoreTypeKey] = type
         guard let model = persistentStoreCoordinator?.managedObjectModel else { return }
         if metadata[NSStoreModelVersionHashesKey] == nil {
             metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
-        } else if (options[NSIgnorePersistentStoreVersioningOption] as? Bool) != true,
-                  !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: metadata) {
+        } else if (storeOptions[NSIgnorePersistentStoreVersioningOption] as? Bool) != true,
+                  !model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) {
             throw CoreDataError(.persistentStoreIncompatibleVersionHash,
                                 "\(urlDescription): the model used to open the store is incompatible with the one used to create it "
                                     + "(the entity version hashes in its metadata differ)")

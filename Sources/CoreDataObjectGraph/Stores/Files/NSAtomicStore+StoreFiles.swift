@@ -130,10 +130,10 @@ extension NSAtomicStore {
     /// Refuses a store whose recorded entity hashes are not the model's (unless the options ignore versions).
     private func checkVersionHashes(model: NSManagedObjectModel, path: String) throws {
         guard let recorded = metadata[NSStoreModelVersionHashesKey] as? [String: Any],
-              (options[NSIgnorePersistentStoreVersioningOption] as? Bool) != true,
-              !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: metadata) else { return }
+              (storeOptions[NSIgnorePersistentStoreVersioningOption] as? Bool) != true,
+              !model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) else { return }
         let difference = ModelDifference(storeHashes: recorded.compactMapValues { $0 as? Data }, storeModel: nil, model: model,
-                                         configuration: configurationName)
+                                         configuration: configuration)
         throw CoreDataError(
             .persistentStoreIncompatibleVersionHash,
             "\(path): the model is not the one that wrote this store: \(difference). Open it with the model version it was written "
@@ -147,7 +147,7 @@ extension NSAtomicStore {
             throw CoreDataError(.persistentStoreOpen,
                                 "\(url.path): no such file; a store added read-only (NSReadOnlyPersistentStoreOption) is opened, never created")
         }
-        metadata = [NSStoreUUIDKey: identifier, NSStoreTypeKey: type, NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
+        metadata = [NSStoreUUIDKey: storeIdentifier, NSStoreTypeKey: type, NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
         do {
             try AtomicStoreFile.write(try fileData(format, model: model, referenceMark: 0), to: url)
         } catch let error as CoreDataError {
@@ -160,8 +160,8 @@ extension NSAtomicStore {
     /// interned once, each entity's root is found once, reference numbers map to keys without boxing, a node's
     /// dictionary is made at its final size, and destinations are found by binary search in the sorted references.
     private func makeNodes(for objects: [StoreFileObject]) -> [NSAtomicStoreCacheNode] {
-        if let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty { identifier = uuid }
-        let store = InternedStoreIdentifier.intern(identifier)
+        if let uuid = metadata[NSStoreUUIDKey] as? String, !uuid.isEmpty { storeIdentifier = uuid }
+        let store = InternedStoreIdentifier.intern(storeIdentifier)
         var roots: [ObjectIdentifier: NSEntityDescription] = [:]
         var perRoot: [ObjectIdentifier: Int] = [:]
         for object in objects {

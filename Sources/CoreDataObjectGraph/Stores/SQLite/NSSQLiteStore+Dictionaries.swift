@@ -113,7 +113,7 @@ extension NSSQLiteStore {
             throw CoreDataError(.persistentStoreOperation, "\(entity.entityName).\(property.name) cannot be fetched as a dictionary value")
         }
         // A to-one relationship comes back as the destination's object ID, as in Core Data.
-        let store = InternedStoreIdentifier.intern(identifier)
+        let store = InternedStoreIdentifier.intern(storeIdentifier)
         return SelectedColumn(name: name, sql: StoreSQL.column(columns.value, alias: "t0")) { row, index in
             NSManagedObjectID(entity: destination, store: store, primaryKey: row.int64(at: index))
         }

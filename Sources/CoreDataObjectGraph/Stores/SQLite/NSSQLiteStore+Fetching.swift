@@ -76,7 +76,7 @@ extension NSSQLiteStore: RowStore {
         }
         return try run(text, [.integer(id.primaryKey)]) { statement in
             var ids: [NSManagedObjectID] = []
-            let store = InternedStoreIdentifier.intern(identifier)
+            let store = InternedStoreIdentifier.intern(storeIdentifier)
             try statement.forEachRow { row in
                 let key = row.int64(at: 0)
                 guard !row.isNull(at: 1) else { throw brokenReference(from: id, relationship: relationship, key: key, found: nil) }

@@ -42,7 +42,7 @@ extension NSSQLiteStore {
     func didWritePendingMetadata() {
         guard hasUnsavedMetadata else { return }
         hasUnsavedMetadata = false
-        if let uuid = metadata[StoreMetadata.Key.storeUUID] as? String { identifier = uuid }
+        if let uuid = metadata[StoreMetadata.Key.storeUUID] as? String { storeIdentifier = uuid }
     }
 
     /// `Z_METADATA`'s row from a metadata dictionary: the UUID in `Z_UUID`, every other key in the `Z_PLIST` binary

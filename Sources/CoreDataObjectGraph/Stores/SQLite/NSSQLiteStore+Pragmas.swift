@@ -10,7 +10,7 @@ extension NSSQLiteStore {
     /// Sets the pragmas of `NSSQLitePragmasOption` on the store's connection. A pragma cannot take a bound
     /// parameter, so names must be identifiers and values numbers or identifiers; anything else is refused, naming it.
     func applyPragmas() throws {
-        guard let pragmas = options[NSSQLitePragmasOption] as? [String: Any] else { return }
+        guard let pragmas = storeOptions[NSSQLitePragmasOption] as? [String: Any] else { return }
         for (name, value) in pragmas.sorted(by: { $0.key < $1.key }) {
             let text: String
             switch value {

@@ -191,7 +191,7 @@ extension NSSQLiteStore {
             }
             trees[last].positions.append(position)
         }
-        let store = InternedStoreIdentifier.intern(identifier)
+        let store = InternedStoreIdentifier.intern(storeIdentifier)
         for tree in trees.sorted(by: { $0.root.entityName < $1.root.entityName }) {
             guard let root = layout.numbering[tree.root.entityName] else { continue }
             let stored = try connection.scalar(StoreSQL.lastPrimaryKey, arguments: [.integer(Int64(root))])

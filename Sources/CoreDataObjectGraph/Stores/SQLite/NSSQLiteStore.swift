@@ -81,7 +81,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     private func openFile(at url: URL) throws {
         do {
             file = try SQLiteStoreFile(path: url.path, mode: isReadOnly ? .readOnly : .readWrite,
-                                       busyTimeout: .milliseconds(Int64((options[NSPersistentStoreTimeoutOption] as? Double ?? 5) * 1000)))
+                                       busyTimeout: .milliseconds(Int64((storeOptions[NSPersistentStoreTimeoutOption] as? Double ?? 5) * 1000)))
         } catch {
             throw CoreDataError(.persistentStoreOpen, error.description, underlyingError: error)
         }
@@ -100,7 +100,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     private func readMetadata() {
-        identifier = file.metadata.uuid
+        storeIdentifier = file.metadata.uuid
         metadata = file.metadata.dictionary.mapValues(\.foundationValue)
         metadata[StoreMetadata.Key.storeUUID] = file.metadata.uuid
     }
@@ -109,8 +109,8 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// (`isConfiguration(withName:compatibleWithStoreMetadata:)`), unless `NSIgnorePersistentStoreVersioningOption`
     /// is set. Otherwise the store is migrated (`migrateOnOpen`) or refused with what differs.
     private func versionHashesMatch() -> Bool {
-        if (options[NSIgnorePersistentStoreVersioningOption] as? Bool) == true { return true }
-        return model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: metadata)
+        if (storeOptions[NSIgnorePersistentStoreVersioningOption] as? Bool) == true { return true }
+        return model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata)
     }
 
     /// Writes to tables with derived-attribute triggers need the functions those triggers call.
@@ -238,7 +238,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// A decoder for the rows of one statement selected with `plan`: the store's entity numbers and identifier are
     /// read once per statement, not once per row.
     func rowDecoder(plan: SelectPlan, withValues: Bool) -> RowDecoder {
-        RowDecoder(plan: plan, entities: entitiesByNumber, store: .intern(identifier), withValues: withValues,
+        RowDecoder(plan: plan, entities: entitiesByNumber, store: .intern(storeIdentifier), withValues: withValues,
                    storePath: url?.path ?? "")
     }
 }
