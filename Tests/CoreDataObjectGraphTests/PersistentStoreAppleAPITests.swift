@@ -41,7 +41,7 @@ struct PersistentStoreAppleAPITests {
     }
 
     @Test func aCustomStoreOverridesApplesInitializerTypeAndLoadMetadata() throws {
-        NSPersistentStoreCoordinator.registerStoreClass(LoggingStore.self, type: "LoggingStore")
+        NSPersistentStoreCoordinator.registerStoreClass(LoggingStore.self, forStoreType: "LoggingStore")
         let url = try TemporaryDirectory.make().appendingPathComponent("items.log")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: IdentityEqualityTests.model())
         let added = try coordinator.addPersistentStore(ofType: "LoggingStore", configurationName: nil, at: url,
@@ -61,6 +61,22 @@ struct PersistentStoreAppleAPITests {
             try context.save()
             #expect(item.objectID.persistentStore === store)
             #expect(item.objectID.uriRepresentation().host == "log-store-1")
+        }
+    }
+}
+
+extension PersistentStoreAppleAPITests {
+    @Test func registeringNilRemovesAStoreTypeAndANonStoreClassIsNotRegistered() throws {
+        NSPersistentStoreCoordinator.registerStoreClass(LoggingStore.self, type: NSPersistentStore.StoreType(rawValue: "Transient"))
+        #expect(NSPersistentStoreCoordinator.registeredStoreTypes["Transient"] == LoggingStore.self)
+        NSPersistentStoreCoordinator.registerStoreClass(nil, forStoreType: "Transient")
+        #expect(NSPersistentStoreCoordinator.registeredStoreTypes["Transient"] == nil)
+        NSPersistentStoreCoordinator.registerStoreClass(NSObject.self, forStoreType: "NotAStore")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: IdentityEqualityTests.model())
+        #expect {
+            try coordinator.addPersistentStore(ofType: "NotAStore", configurationName: nil, at: nil)
+        } throws: { error in
+            "\(error)".contains("unknown store type \"NotAStore\"")
         }
     }
 }

@@ -16,7 +16,7 @@ let usage = """
       --quick               reduced sizes (under two minutes once built)
       --only SECTION        sections whose name contains SECTION: words, items, batch, count, prefetch, predicates,
                             saves, cascade, import, atomic, memory, browser, migration, inmemory (the in-memory store),
-                            frc (NSFetchedResultsController),
+                            frc (NSFetchedResultsController), stores (one entity in two stores),
                             cli (the coredata command line against the sqlite3 shell; needs
                             swift build -c release --product coredata)
       --workload TEXT       workloads whose name contains TEXT (within the chosen sections)
@@ -207,6 +207,10 @@ do {
     }
     if wanted("frc") {
         results += FetchedResults.workloads(store: try stores.wordStore(rows: 100_000), rows: 100_000).filter(wanted).map(runner.run)
+    }
+    if wanted("stores") {
+        results += try MultipleStores.workloads(single: try stores.wordStore(rows: 100_000), half: try stores.wordStore(rows: 50_000),
+                                                rows: 100_000).filter(wanted).map(runner.run)
     }
     if wanted("inmemory") {
         results += [try InMemoryFetch.workload(rows: 100_000)].filter(wanted).map(runner.run)

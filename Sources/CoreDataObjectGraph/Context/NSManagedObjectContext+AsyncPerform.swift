@@ -21,8 +21,9 @@ extension NSManagedObjectContext {
             return try task.value()
         }
         let outcome: UncheckedBox<Result<T, E>> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: UncheckedBox(Result { () throws(E) -> T in try task.value() }))
+            queue.async { [self] in
+                let result = ContextInPerform.$current.withValue(self) { Result { () throws(E) -> T in try task.value() } }
+                continuation.resume(returning: UncheckedBox(result))
             }
         }
         return try outcome.value.get()

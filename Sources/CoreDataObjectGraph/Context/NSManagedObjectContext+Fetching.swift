@@ -48,18 +48,22 @@ extension NSManagedObjectContext {
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
-        let store = try coordinator.store(for: entity)
+        let stores = try coordinator.stores(holding: entity, among: request.affectedStores)
         if request.includesPendingChanges, request.resultType != .dictionaryResultType {
             let pending = pendingStates(of: entity, includesSubentities: request.includesSubentities)
             if !pending.isEmpty {
                 // A window (limit, offset) is taken from the merged, sorted objects; a plain count needs no object.
                 if request.fetchLimit > 0 || request.fetchOffset > 0 { return try fetchManagedObjects(request).count }
                 return try countIncludingPendingChanges(pending, fetch: ResolvedFetch(request, entity: entity),
-                                                        store: store, coordinator: coordinator)
+                                                        stores: stores, coordinator: coordinator)
             }
         }
+        // Several stores: a window is taken from their merged, sorted objects; without one the counts add up.
+        if stores.count > 1, request.fetchLimit > 0 || request.fetchOffset > 0 { return try fetchManagedObjects(request).count }
         coordinator.statistics.record { $0.fetches += 1 }
-        return try coordinator.withLock { try store.executeCount(ResolvedFetch(request, entity: entity)) }
+        var total = 0
+        for store in stores { total += try coordinator.withLock { try store.executeCount(ResolvedFetch(request, entity: entity)) } }
+        return total
     }
 
     func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
@@ -71,10 +75,13 @@ extension NSManagedObjectContext {
         case .managedObjectIDResultType:
             assertOnQueue()
             let (coordinator, entity) = try resolve(request)
-            if request.includesPendingChanges, !pendingStates(of: entity, includesSubentities: request.includesSubentities).isEmpty {
+            let stores = try coordinator.stores(holding: entity, among: request.affectedStores)
+            // Pending changes, or several stores' results to merge in order, need the objects.
+            if stores.count != 1 || request.includesPendingChanges
+                && !pendingStates(of: entity, includesSubentities: request.includesSubentities).isEmpty {
                 return try fetchManagedObjects(request).map(\.objectID)
             }
-            let store = try coordinator.store(for: entity)
+            let store = stores[0]
             var idOnly = ResolvedFetch(request, entity: entity)
             idOnly.includesPropertyValues = false
             coordinator.statistics.record { $0.fetches += 1 }
@@ -98,11 +105,37 @@ extension NSManagedObjectContext {
         return applyingPendingChanges(pending, to: objects, fetch: requested)
     }
 
-    /// The objects of the store's rows for `fetch`.
+    /// The objects of the stores' rows for `fetch`: of the one store that holds the entity, or merged from several in
+    /// the request's order.
     private func storeObjects<T>(_ request: NSFetchRequest<T>, _ fetch: ResolvedFetch,
                                  coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
-        let entity = fetch.entity
-        let store = try coordinator.store(for: entity)
+        let stores = try coordinator.stores(holding: fetch.entity, among: request.affectedStores)
+        if stores.count == 1 { return try storeObjects(request, fetch, store: stores[0], coordinator: coordinator) }
+        // Each store gives its first offset + limit objects in order; the merged list is sorted and then windowed.
+        var perStore = fetch
+        perStore.fetchLimit = fetch.fetchLimit > 0 ? fetch.fetchOffset + fetch.fetchLimit : 0
+        perStore.fetchOffset = 0
+        var merged: [NSManagedObject] = []
+        for store in stores { merged += try storeObjects(request, perStore, store: store, coordinator: coordinator) }
+        if !fetch.sortDescriptors.isEmpty {
+            let descriptors = fetch.sortDescriptors
+            // Stable: objects that compare equal stay in store order, then in each store's order.
+            merged = merged.enumerated().sorted { lhs, rhs in
+                for descriptor in descriptors {
+                    let order = descriptor.compare(lhs.element, to: rhs.element)
+                    if order != .orderedSame { return order == .orderedAscending }
+                }
+                return lhs.offset < rhs.offset
+            }.map(\.element)
+        }
+        let start = min(fetch.fetchOffset, merged.count)
+        let end = fetch.fetchLimit > 0 ? min(start + fetch.fetchLimit, merged.count) : merged.count
+        return start == 0 && end == merged.count ? merged : Array(merged[start..<end])
+    }
+
+    /// The objects of one store's rows for `fetch`.
+    private func storeObjects<T>(_ request: NSFetchRequest<T>, _ fetch: ResolvedFetch, store: any RowStore,
+                                 coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
         coordinator.statistics.record { $0.fetches += 1 }
         if request.fetchBatchSize > 0 {
             // As Core Data does: every ID at once, values for the first batch; `fetchBatched` does better.
@@ -126,6 +159,9 @@ extension NSManagedObjectContext {
         // Objects of subclasses filled by this fetch, awakened once the store's lock is released (their
         // `awakeFromFetch` may fetch); a plain `NSManagedObject`'s hook is empty, so those are not listed.
         var awakened: [NSManagedObject] = []
+        // `shouldRefreshRefetchedObjects`: filled objects fetched again, with the rows just read.
+        let refreshesRefetched = request.shouldRefreshRefetchedObjects && fetch.includesPropertyValues && parent == nil
+        var refetched: [(object: NSManagedObject, row: Snapshot)] = []
         _ = try coordinator.withLock {
             try store.executeFetch(fetch) { (row: consuming FetchedRow) in
                 // The row's values move into the object, and the object into the list: binding copies of them cost a
@@ -137,6 +173,8 @@ extension NSManagedObjectContext {
                     if !keepsFaults, existing.storedValues == nil, let snapshot {
                         existing.fill(from: snapshot)
                         if type(of: existing) != NSManagedObject.self { awakened.append(existing) }
+                    } else if refreshesRefetched, existing.storedValues != nil, let snapshot {
+                        refetched.append((existing, snapshot))
                     }
                 } else {
                     object = makeObject(for: row.objectID, coordinator: coordinator, shape: &shape)
@@ -155,6 +193,11 @@ extension NSManagedObjectContext {
             }
         }
         for object in awakened { object.awakeFromFetch() }
+        for (object, row) in refetched where !object.isInserted {
+            coordinator.rowCache.store(row, for: object.objectID)
+            if object.hasChanges { object.mergeStoreValuesKeepingChanges(row) } else { object.fill(from: row) }
+            object.awake(fromSnapshotEvents: .refresh)
+        }
         if keepsFaults && fetch.includesPropertyValues {
             if parent == nil { coordinator.rowCache.store(pendingRowsOf: objects) } else { coordinator.rowCache.store(contentsOf: cachedRows) }
         }
@@ -169,10 +212,21 @@ extension NSManagedObjectContext {
     private func dictionaryResults<T>(_ request: NSFetchRequest<T>) throws -> [FetchedDictionary] {
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
-        let store = try coordinator.store(for: entity)
-        coordinator.statistics.record { $0.fetches += 1 }
+        let stores = try coordinator.stores(holding: entity, among: request.affectedStores)
         let shape = try DictionaryShape(request, entity: entity)
-        return try coordinator.withLock { try store.executeDictionaryFetch(ResolvedFetch(request, entity: entity), shape) }
+        if stores.count > 1, request.sortDescriptors?.isEmpty == false || request.fetchLimit > 0 || request.fetchOffset > 0
+            || request.returnsDistinctResults || request.propertiesToGroupBy?.isEmpty == false
+            || request.propertiesToFetch?.contains(where: { $0 is NSExpressionDescription }) == true {
+            throw CoreDataError(.persistentStoreUnsupportedRequestType,
+                                "a dictionary fetch of \(entity.entityName) reaches \(stores.count) stores; across stores it takes no sort, "
+                                    + "limit, offset, distinct results, grouping or expressions (set affectedStores to one store)")
+        }
+        var rows: [FetchedDictionary] = []
+        for store in stores {
+            coordinator.statistics.record { $0.fetches += 1 }
+            rows += try coordinator.withLock { try store.executeDictionaryFetch(ResolvedFetch(request, entity: entity), shape) }
+        }
+        return rows
     }
 
     /// Calls `body` with each row of a dictionary fetch as the store reads it, without collecting them: the rows of
@@ -183,8 +237,8 @@ extension NSManagedObjectContext {
     public func enumerateDictionaries(_ request: NSFetchRequest<FetchedDictionary>, _ body: (FetchedDictionary) throws -> Void) throws {
         assertOnQueue()
         let (coordinator, entity) = try resolve(request)
-        let store = try coordinator.store(for: entity)
-        guard let sqliteStore = store as? NSSQLiteStore, request.havingPredicate == nil else {
+        let stores = try coordinator.stores(holding: entity, among: request.affectedStores)
+        guard stores.count == 1, let sqliteStore = stores[0] as? NSSQLiteStore, request.havingPredicate == nil else {
             for row in try fetch(request) { try body(row) }
             return
         }

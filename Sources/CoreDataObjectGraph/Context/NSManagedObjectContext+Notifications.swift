@@ -90,6 +90,12 @@ extension NSManagedObject {
               let store = try? coordinator.store(for: objectID),
               let fresh = (try? coordinator.withLock({ try store.snapshots(for: [objectID]) }))?[objectID] else { return }
         coordinator.rowCache.store(fresh, for: objectID)
+        mergeStoreValuesKeepingChanges(fresh)
+    }
+
+    /// Takes `fresh`, the store's current row, as the object's stored values, with this context's unsaved changes
+    /// re-applied over it.
+    func mergeStoreValuesKeepingChanges(_ fresh: Snapshot) {
         var merged = fresh.values
         if let current = storedValues {
             for slot in changes.changedSlots where slot < merged.count { merged[slot] = current[slot] }

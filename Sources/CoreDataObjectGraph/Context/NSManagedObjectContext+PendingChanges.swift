@@ -94,16 +94,17 @@ extension NSManagedObjectContext {
     /// The number of objects a fetch with pending changes returns, without making an object of every row: the
     /// store's count, less the unsaved objects it counted by their stored values, plus those that match now.
     func countIncludingPendingChanges(_ pending: [NSManagedObjectID: PendingState], fetch: ResolvedFetch,
-                                      store: any RowStore, coordinator: NSPersistentStoreCoordinator) throws -> Int {
+                                      stores: [any RowStore], coordinator: NSPersistentStoreCoordinator) throws -> Int {
         coordinator.statistics.record { $0.fetches += 1 }
-        let total = try coordinator.withLock { try store.executeCount(fetch) }
+        var total = 0
+        for store in stores { total += try coordinator.withLock { try store.executeCount(fetch) } }
         let saved = pending.keys.filter { !$0.isTemporaryID }
         var counted = 0
         if !saved.isEmpty {
             var unsaved = fetch
             let membership = Predicates.NSPredicate(format: "SELF IN %@", argumentArray: [saved]).predicateNode
             unsaved.predicate = fetch.predicate.map { .and([$0, membership]) } ?? membership
-            counted = try coordinator.withLock { try store.executeCount(unsaved) }
+            for store in stores { counted += try coordinator.withLock { try store.executeCount(unsaved) } }
         }
         var matching = 0
         for (id, state) in pending where !state.isDeleted && Self.matches(object(with: id), fetch.predicate) { matching += 1 }

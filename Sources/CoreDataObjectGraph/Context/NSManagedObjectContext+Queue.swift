@@ -10,20 +10,22 @@ extension NSManagedObjectContext {
     /// block's changes are announced (objects-did-change, fetched results controllers) when it returns.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            block()
+            ContextInPerform.$current.withValue(self) { block() }
             processPendingChanges()
         }
     }
 
     /// Runs `block` on the context's queue and waits for it; runs it at once when already on that queue.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnQueue { return try block() }
+        if isOnQueue { return try ContextInPerform.$current.withValue(self) { try block() } }
         // A thread that holds the main queue and waits here for another queue still holds it: code on that queue
         // (a child's save reaching its main-queue parent) must run in place, not wait for the main queue.
         if !MainQueueHold.isHeld, Self.isOnMainQueue {
-            return try MainQueueHold.$isHeld.withValue(true) { try queue.sync(execute: block) }
+            return try MainQueueHold.$isHeld.withValue(true) {
+                try queue.sync { try ContextInPerform.$current.withValue(self) { try block() } }
+            }
         }
-        return try queue.sync(execute: block)
+        return try queue.sync { try ContextInPerform.$current.withValue(self) { try block() } }
     }
 
     /// With Core Data's concurrency debugging on, traps when the context is used off its queue: wrap the call in
@@ -46,6 +48,12 @@ extension NSManagedObjectContext {
     static var isOnMainQueue: Bool {
         Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueHold.mainQueueKey) != nil
     }
+}
+
+/// The context whose `perform` or `performAndWait` block is running on the current thread (the innermost one), which
+/// `NSFetchRequest.execute()` fetches in.
+enum ContextInPerform {
+    @TaskLocal static var current: NSManagedObjectContext?
 }
 
 /// Whether the current thread holds the main queue while it waits in `performAndWait` for another context's queue (a

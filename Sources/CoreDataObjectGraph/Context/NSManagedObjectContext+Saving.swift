@@ -51,40 +51,72 @@ extension NSManagedObjectContext {
         if !errors.isEmpty {
             throw errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors)
         }
-        let written = [inserted, updated, deleted].joined()
-        let store = try coordinator.store(for: written.first!.entity)
-        // One lookup per entity, not per object (and no hashing while the entity stays the same).
-        var checkedEntities: Set<ObjectIdentifier> = [ObjectIdentifier(written.first!.entity)]
-        var lastEntity = written.first!.entity
-        for object in written where object.entity !== lastEntity {
-            lastEntity = object.entity
-            guard checkedEntities.insert(ObjectIdentifier(object.entity)).inserted else { continue }
-            guard try coordinator.store(for: object.entity) === store else {
-                throw CoreDataError(.persistentStoreSave, "saving to several stores at once is not supported yet")
-            }
+        let groups = try storeGroups(inserted: inserted, updated: updated, deleted: deleted, coordinator: coordinator)
+        if groups.count == 1 {
+            let outcome = try write(groups[0], coordinator: coordinator)
+            finishSave(inserted: inserted, permanentIDs: outcome.permanentIDs, updated: updated, updatedVersions: outcome.updatedVersions,
+                       deleted: deleted, coordinator: coordinator, isPartial: false)
+            return
         }
+        // Several stores: each writes its share in one transaction of its own, in the order the stores were added.
+        // When one refuses, the shares already written stay saved (the objects become saved objects) and the rest
+        // keep their changes.
+        var saved = SaveGroup(store: groups[0].store)
+        var permanentIDs: [NSManagedObjectID] = [], updatedVersions: [Int64] = []
+        coordinator.forgetAssignments(of: inserted.map(\.objectID))
+        for group in groups {
+            let outcome: SaveOutcome
+            do {
+                outcome = try write(group, coordinator: coordinator)
+            } catch {
+                if !(saved.inserted.isEmpty && saved.updated.isEmpty && saved.deleted.isEmpty) {
+                    finishSave(inserted: saved.inserted, permanentIDs: permanentIDs, updated: saved.updated, updatedVersions: updatedVersions,
+                               deleted: saved.deleted, coordinator: coordinator, isPartial: true)
+                }
+                for object in group.inserted { if object.objectID.isTemporaryID { coordinator.assign(object.objectID, to: group.persistentStore) } }
+                throw error
+            }
+            saved.inserted += group.inserted
+            saved.updated += group.updated
+            saved.deleted += group.deleted
+            permanentIDs += outcome.permanentIDs
+            updatedVersions += outcome.updatedVersions
+        }
+        finishSave(inserted: saved.inserted, permanentIDs: permanentIDs, updated: saved.updated, updatedVersions: updatedVersions,
+                   deleted: saved.deleted, coordinator: coordinator, isPartial: false)
+    }
+
+    /// Writes one store's share of a save in one transaction; a conflict that the merge policy resolves is written
+    /// again once. Returns the permanent IDs of `group.inserted` and the versions of `group.updated`, in order.
+    private func write(_ group: SaveGroup, coordinator: NSPersistentStoreCoordinator) throws -> SaveOutcome {
+        let store = group.store
+        let (inserted, updated, deleted) = (group.inserted, group.updated, group.deleted)
         let request = SaveRequest(inserted: inserted, updated: updated, deleted: deleted)
-        let outcome: SaveOutcome
-        // The version of each of `updated` after the save, in order.
-        let updatedVersions: [Int64]
         do {
-            outcome = try coordinator.withLock { try store.save(request) }
-            updatedVersions = outcome.updatedVersions
+            return try coordinator.withLock { try store.save(request) }
         } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
             // Resolve once with the store's current rows, then write again; a second conflict is reported.
             let conflicting = (updated + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
             let fresh = try coordinator.withLock { try store.snapshots(for: conflicting.map(\.objectID)) }
             mergePolicy.resolve(conflicting, storeSnapshots: fresh)
             let rewritten = updated.filter(\.hasChanges)
-            outcome = try coordinator.withLock {
+            let outcome = try coordinator.withLock {
                 try store.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
             }
             // Objects the merge left unchanged were not written and keep the version they were resolved at.
             let versions = Dictionary(uniqueKeysWithValues: zip(rewritten.map(ObjectIdentifier.init), outcome.updatedVersions))
-            updatedVersions = updated.map { versions[ObjectIdentifier($0)] ?? $0.snapshotVersion }
+            return SaveOutcome(permanentIDs: outcome.permanentIDs,
+                               updatedVersions: updated.map { versions[ObjectIdentifier($0)] ?? $0.snapshotVersion })
         }
-        didSave(inserted: inserted, permanentIDs: outcome.permanentIDs, updated: updated, updatedVersions: updatedVersions,
-                deleted: deleted, coordinator: coordinator)
+    }
+
+    /// What follows a save's writes: the objects take their permanent IDs and saved state, hooks and notifications
+    /// run. `isPartial`: only these objects were saved (a later store refused its share), the others keep their changes.
+    private func finishSave(inserted: [NSManagedObject], permanentIDs: [NSManagedObjectID], updated: [NSManagedObject],
+                            updatedVersions: [Int64], deleted: [NSManagedObject], coordinator: NSPersistentStoreCoordinator,
+                            isPartial: Bool) {
+        didSave(inserted: inserted, permanentIDs: permanentIDs, updated: updated, updatedVersions: updatedVersions,
+                deleted: deleted, coordinator: coordinator, isPartial: isPartial)
         coordinator.statistics.record { $0.saves += 1 }
         for object in [inserted, updated, deleted].joined() { object.didSave() }
         // Saved deletions turn into faults, as Apple's do.
@@ -108,9 +140,25 @@ extension NSManagedObjectContext {
         // Only this context's objects: one that left it (its insertion undone, rolled back) keeps its temporary ID.
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         guard !temporary.isEmpty, let coordinator = persistentStoreCoordinator else { return }
-        let store = try coordinator.store(for: temporary[0].entity)
-        let ids = try coordinator.withLock { try store.reservePrimaryKeys(for: temporary) }
-        rekey(temporary, to: ids)
+        // Each object's keys come from the store it will be saved to (several stores may hold its entity).
+        var byStore: [(store: any RowStore, objects: [NSManagedObject])] = []
+        if coordinator.hasSeveralStores {
+            for object in temporary {
+                let store = try coordinator.store(for: object.objectID)
+                if let index = byStore.firstIndex(where: { $0.store === store }) {
+                    byStore[index].objects.append(object)
+                } else {
+                    byStore.append((store, [object]))
+                }
+            }
+        } else {
+            byStore = [(try coordinator.store(for: temporary[0].entity), temporary)]
+        }
+        for (store, objects) in byStore {
+            let ids = try coordinator.withLock { try store.reservePrimaryKeys(for: objects) }
+            coordinator.forgetAssignments(of: objects.map(\.objectID))
+            rekey(objects, to: ids)
+        }
     }
 
     private func collect(_ errors: inout [CoreDataError], _ body: () throws -> Void) {
@@ -126,7 +174,8 @@ extension NSManagedObjectContext {
     /// Brings the objects in line with what the store now holds: `permanentIDs` and `updatedVersions` follow the
     /// order of `inserted` and `updated`.
     private func didSave(inserted: [NSManagedObject], permanentIDs: [NSManagedObjectID], updated: [NSManagedObject],
-                         updatedVersions: [Int64], deleted: [NSManagedObject], coordinator: NSPersistentStoreCoordinator) {
+                         updatedVersions: [Int64], deleted: [NSManagedObject], coordinator: NSPersistentStoreCoordinator,
+                         isPartial: Bool) {
         rekey(inserted, to: permanentIDs)
         // Relationship values still hold temporary IDs of objects saved together; replace them. Only objects with
         // relationships can hold IDs, so a save without any skips building the table.
@@ -160,7 +209,11 @@ extension NSManagedObjectContext {
             object.changes.reset()
             object.managedObjectContext = nil
         }
-        changedObjects.removeAll()
+        if isPartial {
+            for object in [inserted, updated, deleted].joined() { changedObjects.remove(object) }
+        } else {
+            changedObjects.removeAll()
+        }
     }
 
     /// Files `objects` under `ids` (their permanent IDs), remembering each one's temporary ID for the save's

@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataSQLiteFormat
 import Foundation
+import Synchronization
 
 /// A store's life beyond adding it: metadata with and without a coordinator, moving, destroying and replacing store
 /// files, and migrating a store to another location (and, as more store types come, another type).
@@ -180,6 +181,23 @@ extension NSPersistentStore {
 }
 
 extension NSPersistentStoreCoordinator {
+    /// Registers `storeClass` under `storeType`, as Apple's `registerStoreClass(_:forStoreType:)`; nil removes the
+    /// registration. A class that is not an `NSPersistentStore` subclass is not registered, so adding a store of the
+    /// type fails naming the known types.
+    public static func registerStoreClass(_ storeClass: AnyClass?, forStoreType storeType: String) {
+        guard let storeClass else {
+            registry.withLock { $0[storeType] = nil }
+            return
+        }
+        guard let persistentStoreClass = storeClass as? NSPersistentStore.Type else { return }
+        registerStoreClass(persistentStoreClass, type: storeType)
+    }
+
+    /// `registerStoreClass(_:forStoreType:)` with a typed store type.
+    public static func registerStoreClass(_ storeClass: AnyClass?, type storeType: NSPersistentStore.StoreType) {
+        registerStoreClass(storeClass, forStoreType: storeType.rawValue)
+    }
+
     /// `addPersistentStore(ofType:configurationName:at:options:)` with a typed store type.
     @discardableResult
     public func addPersistentStore(type: NSPersistentStore.StoreType, configuration: String? = nil, at url: URL,

@@ -13,8 +13,11 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     /// Store requests run one at a time, whichever context sends them (Core Data's coordinator lock).
     private let lock = NSRecursiveLock()
     private let slotsByEntity = Mutex<[ObjectIdentifier: PropertySlots]>([:])
+    /// The stores unsaved objects were assigned to (`NSManagedObjectContext.assign(_:to:)`), by their temporary IDs;
+    /// read and changed under the lock.
+    var storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
 
-    private static let registry = Mutex<[String: NSPersistentStore.Type]>([
+    static let registry = Mutex<[String: NSPersistentStore.Type]>([
         NSSQLiteStoreType: NSSQLiteStore.self, NSInMemoryStoreType: NSInMemoryStore.self, NSXMLStoreType: NSXMLStore.self,
         NSBinaryStoreType: NSBinaryStore.self,
     ])
@@ -102,26 +105,36 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
 
     /// The store that holds `entity`: the first whose configuration includes it.
     func store(for entity: NSEntityDescription) throws -> any RowStore {
-        let store = lock.withLock {
-            persistentStores.first { store in
-                managedObjectModel.entities(forConfigurationName: store.configuration).contains { $0 === entity || $0.entityName == entity.entityName }
-            }
-        }
+        let store = lock.withLock { persistentStores.first { holds($0, entity) } }
         guard let store else {
             throw CoreDataError(.persistentStoreOperation, "no store holds entity \(entity.entityName); add a persistent store first")
         }
         return try rowStore(store)
     }
 
+    /// Whether `store`'s configuration includes `entity`.
+    func holds(_ store: NSPersistentStore, _ entity: NSEntityDescription) -> Bool {
+        managedObjectModel.entities(forConfigurationName: store.configuration).contains { $0 === entity || $0.entityName == entity.entityName }
+    }
+
+    /// The store that holds (or, for an unsaved object, will hold) the object `id`: its own store, else the store it
+    /// was assigned to, else the first writable store that holds its entity, else the first that holds it.
     func store(for id: NSManagedObjectID) throws -> any RowStore {
         if let identifier = id.storeIdentifier,
            let store = lock.withLock({ persistentStores.first { $0.storeIdentifier == identifier } }) {
             return try rowStore(store)
         }
+        if id.isTemporaryID {
+            // Apple's rule: an unassigned insert goes to the first writable store that holds its entity.
+            let chosen = lock.withLock {
+                storeAssignments[id] ?? persistentStores.first { !$0.isReadOnly && holds($0, id.entity) }
+            }
+            if let chosen { return try rowStore(chosen) }
+        }
         return try store(for: id.entity)
     }
 
-    private func rowStore(_ store: NSPersistentStore) throws -> any RowStore {
+    func rowStore(_ store: NSPersistentStore) throws -> any RowStore {
         guard let rowStore = store as? any RowStore else {
             throw CoreDataError(.persistentStoreUnsupportedRequestType,
                                 "\(type(of: store)) (store type \"\(store.type)\") does not adopt RowStore, so it cannot answer fetches or saves")

@@ -247,6 +247,8 @@ open class NSFetchedResultsController<ResultType: NSFetchRequestResult> {
         request.includesSubentities = fetchRequest.includesSubentities
         request.includesPendingChanges = fetchRequest.includesPendingChanges
         request.relationshipKeyPathsForPrefetching = fetchRequest.relationshipKeyPathsForPrefetching
+        request.affectedStores = fetchRequest.affectedStores
+        request.shouldRefreshRefetchedObjects = fetchRequest.shouldRefreshRefetchedObjects
         return view
     }
 }

@@ -56,6 +56,11 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: CustomStringConvert
     public var havingPredicate: Predicates.NSPredicate?
     /// For dictionary results: whether equal rows are returned once.
     public var returnsDistinctResults: Bool = false
+    /// The stores the fetch reads; nil reads every store that holds the entity.
+    public var affectedStores: [NSPersistentStore]?
+    /// Whether objects the context has already filled take the store's current values when fetched again (objects
+    /// with unsaved changes keep them, over the fresh values); false keeps the values they have, as by default.
+    public var shouldRefreshRefetchedObjects: Bool = false
 
     public init() {}
 
@@ -65,6 +70,17 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: CustomStringConvert
         if let subclass = ResultType.self as? NSManagedObject.Type, subclass != NSManagedObject.self {
             subclass.noteSubclass(entityName: entityName)
         }
+    }
+
+    /// Fetches in the context whose `perform` or `performAndWait` block is running, as Apple's `execute()`; called
+    /// outside such a block it throws, naming `NSManagedObjectContext.fetch(_:)` as the way to fetch there.
+    public func execute() throws -> [ResultType] {
+        guard let context = ContextInPerform.current else {
+            throw CoreDataError(.persistentStoreOperation,
+                                "NSFetchRequest.execute() for \(resolvedEntityName ?? "?") was called outside a block given to a context's "
+                                    + "perform or performAndWait, so there is no context to fetch in; use context.fetch(request)")
+        }
+        return try context.fetch(self)
     }
 
     /// The entity name, whether given by name or by description.
