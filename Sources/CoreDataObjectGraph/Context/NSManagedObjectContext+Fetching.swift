@@ -115,22 +115,41 @@ extension NSManagedObjectContext {
         var perStore = fetch
         perStore.fetchLimit = fetch.fetchLimit > 0 ? fetch.fetchOffset + fetch.fetchLimit : 0
         perStore.fetchOffset = 0
-        var merged: [NSManagedObject] = []
-        for store in stores { merged += try storeObjects(request, perStore, store: store, coordinator: coordinator) }
-        if !fetch.sortDescriptors.isEmpty {
-            let descriptors = fetch.sortDescriptors
-            // Stable: objects that compare equal stay in store order, then in each store's order.
-            merged = merged.enumerated().sorted { lhs, rhs in
-                for descriptor in descriptors {
-                    let order = descriptor.compare(lhs.element, to: rhs.element)
-                    if order != .orderedSame { return order == .orderedAscending }
-                }
-                return lhs.offset < rhs.offset
-            }.map(\.element)
-        }
+        let lists = try stores.map { try storeObjects(request, perStore, store: $0, coordinator: coordinator) }
+        let merged = Self.merge(lists, by: fetch.sortDescriptors)
         let start = min(fetch.fetchOffset, merged.count)
         let end = fetch.fetchLimit > 0 ? min(start + fetch.fetchLimit, merged.count) : merged.count
         return start == 0 && end == merged.count ? merged : Array(merged[start..<end])
+    }
+
+    /// The stores' lists, each already in the order of `descriptors`, merged into one list in that order: one pass
+    /// that takes the smallest head each time (a tie goes to the earlier store), so each object is compared with the
+    /// other lists' heads only. Without descriptors, the lists follow each other.
+    static func merge(_ lists: [[NSManagedObject]], by descriptors: [Predicates.NSSortDescriptor]) -> [NSManagedObject] {
+        guard !descriptors.isEmpty, lists.count > 1 else { return Array(lists.joined()) }
+        func precedes(_ lhs: NSManagedObject, _ rhs: NSManagedObject) -> Bool {
+            for descriptor in descriptors {
+                let order = descriptor.compare(lhs, to: rhs)
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return false
+        }
+        var heads = Array(repeating: 0, count: lists.count)
+        var merged: [NSManagedObject] = []
+        merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        while true {
+            var best: Int?
+            for list in lists.indices where heads[list] < lists[list].count {
+                guard let current = best else {
+                    best = list
+                    continue
+                }
+                if precedes(lists[list][heads[list]], lists[current][heads[current]]) { best = list }
+            }
+            guard let best else { return merged }
+            merged.append(lists[best][heads[best]])
+            heads[best] += 1
+        }
     }
 
     /// The objects of one store's rows for `fetch`.
