@@ -127,14 +127,17 @@ extension NSManagedObjectContext {
     /// other lists' heads only. Without descriptors, the lists follow each other.
     static func merge(_ lists: [[NSManagedObject]], by descriptors: [Predicates.NSSortDescriptor]) -> [NSManagedObject] {
         guard !descriptors.isEmpty, lists.count > 1 else { return Array(lists.joined()) }
-        func precedes(_ lhs: NSManagedObject, _ rhs: NSManagedObject) -> Bool {
-            for descriptor in descriptors {
-                let order = descriptor.compare(lhs, to: rhs)
+        // Each object's sort keys are read once, when it becomes its list's head.
+        func keys(_ object: NSManagedObject) -> [ConstantValue] { descriptors.map { $0.sortKey(of: object) } }
+        func precedes(_ lhs: [ConstantValue], _ rhs: [ConstantValue]) -> Bool {
+            for (index, descriptor) in descriptors.enumerated() {
+                let order = descriptor.compareSortKeys(lhs[index], rhs[index])
                 if order != .orderedSame { return order == .orderedAscending }
             }
             return false
         }
         var heads = Array(repeating: 0, count: lists.count)
+        var headKeys = lists.map { $0.first.map(keys) ?? [] }
         var merged: [NSManagedObject] = []
         merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
         while true {
@@ -144,11 +147,12 @@ extension NSManagedObjectContext {
                     best = list
                     continue
                 }
-                if precedes(lists[list][heads[list]], lists[current][heads[current]]) { best = list }
+                if precedes(headKeys[list], headKeys[current]) { best = list }
             }
             guard let best else { return merged }
             merged.append(lists[best][heads[best]])
             heads[best] += 1
+            if heads[best] < lists[best].count { headKeys[best] = keys(lists[best][heads[best]]) }
         }
     }
 

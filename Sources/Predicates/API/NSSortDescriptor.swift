@@ -47,8 +47,17 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
 
     /// Orders two objects by their values at ``key``, honouring ``ascending``.
     public func compare(_ object1: Any, to object2: Any) -> ComparisonResult {
-        let first = ConstantValue(any: key.map { KeyValueLookup.value(of: object1, forKeyPath: $0) } ?? object1)
-        let second = ConstantValue(any: key.map { KeyValueLookup.value(of: object2, forKeyPath: $0) } ?? object2)
+        compareSortKeys(sortKey(of: object1), sortKey(of: object2))
+    }
+
+    /// The value `object` is sorted by: its value at ``key``, or the object itself. Code that compares one object many
+    /// times (a merge of sorted lists) reads it once and compares keys with ``compareSortKeys(_:_:)``.
+    package func sortKey(of object: Any) -> ConstantValue {
+        ConstantValue(any: key.map { KeyValueLookup.value(of: object, forKeyPath: $0) } ?? object)
+    }
+
+    /// Orders two sort keys (``sortKey(of:)``) as ``compare(_:to:)`` orders their objects.
+    package func compareSortKeys(_ first: ConstantValue, _ second: ConstantValue) -> ComparisonResult {
         let result = compareValues(first, second)
         guard !ascending else { return result }
         switch result {
@@ -65,7 +74,7 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
         case (_, .null): return .orderedDescending
         case let (.string(a), .string(b)):
             switch comparison {
-            case .compare: return a.compare(b)
+            case .compare: return Self.plainASCIIOrder(a, b) ?? a.compare(b)
             case .caseInsensitiveCompare: return a.compare(b, options: .caseInsensitive)
             case .localizedCompare: return a.compare(b, locale: Locale.current)
             case .localizedCaseInsensitiveCompare: return a.compare(b, options: .caseInsensitive, locale: Locale.current)
@@ -73,6 +82,23 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
             }
         default:
             return ValueComparison.order(first, second, options: []) ?? .orderedSame
+        }
+    }
+
+    /// Foundation's `compare:` order of two plain ASCII strings, decided on their bytes (see ``PlainASCII``), or nil
+    /// when either is not plain ASCII or not stored contiguously, for Foundation to decide.
+    private static func plainASCIIOrder(_ a: String, _ b: String) -> ComparisonResult? {
+        let order = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right -> ComparisonOrder? in
+                guard PlainASCII.isPlain(left), PlainASCII.isPlain(right) else { return nil }
+                return PlainASCII.compare(left, right, foldingCase: false)
+            }
+        }
+        switch order {
+        case .some(.some(.some(.ascending))): return .orderedAscending
+        case .some(.some(.some(.descending))): return .orderedDescending
+        case .some(.some(.some(.same))): return .orderedSame
+        default: return nil
         }
     }
 
