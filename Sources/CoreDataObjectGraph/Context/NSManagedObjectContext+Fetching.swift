@@ -127,17 +127,27 @@ extension NSManagedObjectContext {
     /// other lists' heads only. Without descriptors, the lists follow each other.
     static func merge(_ lists: [[NSManagedObject]], by descriptors: [Predicates.NSSortDescriptor]) -> [NSManagedObject] {
         guard !descriptors.isEmpty, lists.count > 1 else { return Array(lists.joined()) }
-        // Each object's sort keys are read once, when it becomes its list's head.
-        func keys(_ object: NSManagedObject) -> [ConstantValue] { descriptors.map { $0.sortKey(of: object) } }
-        func precedes(_ lhs: [ConstantValue], _ rhs: [ConstantValue]) -> Bool {
-            for (index, descriptor) in descriptors.enumerated() {
-                let order = descriptor.compareSortKeys(lhs[index], rhs[index])
+        // Each object's sort keys are read once, when it becomes its list's head; the first key is kept apart so that
+        // the usual single descriptor costs no array per object.
+        struct Keys {
+            var first: ConstantValue
+            var rest: [ConstantValue]
+        }
+        let first = descriptors[0], rest = descriptors.dropFirst()
+        func keys(_ object: NSManagedObject) -> Keys {
+            Keys(first: first.sortKey(of: object), rest: rest.isEmpty ? [] : rest.map { $0.sortKey(of: object) })
+        }
+        func precedes(_ lhs: Keys, _ rhs: Keys) -> Bool {
+            let order = first.compareSortKeys(lhs.first, rhs.first)
+            if order != .orderedSame { return order == .orderedAscending }
+            for (index, descriptor) in rest.enumerated() {
+                let order = descriptor.compareSortKeys(lhs.rest[index], rhs.rest[index])
                 if order != .orderedSame { return order == .orderedAscending }
             }
             return false
         }
         var heads = Array(repeating: 0, count: lists.count)
-        var headKeys = lists.map { $0.first.map(keys) ?? [] }
+        var headKeys = lists.map { $0.first.map(keys) ?? Keys(first: .null, rest: []) }
         var merged: [NSManagedObject] = []
         merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
         while true {
