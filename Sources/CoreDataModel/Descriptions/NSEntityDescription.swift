@@ -68,8 +68,10 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     public var indexes: [NSFetchIndexDescription] = []
     /// Legacy compound indexes (Xcode 7–8 `compoundIndexes`): each is a list of property names.
     public var compoundIndexes: [[String]] = []
-    /// The model that owns this entity (a weak back reference).
-    public internal(set) weak var managedObjectModel: NSManagedObjectModel?
+    /// The model that owns this entity. Implicitly unwrapped, so Apple's `entity.managedObjectModel.entities`
+    /// compiles; a weak back reference underneath (the model owns its entities), which reads nil before the entity is
+    /// added to a model and after the model is gone.
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel!
     /// `allProperties` and `propertiesByName`, computed once per model generation (see `PropertyCache`).
     let propertyCache = Mutex<PropertyCache?>(nil)
     /// What weak references to this entity point at (see `WeakEntityReference`).

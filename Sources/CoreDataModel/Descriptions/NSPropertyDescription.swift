@@ -9,8 +9,10 @@ open class NSPropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public var name: String {
         didSet { NSEntityDescription.propertiesDidChange() }
     }
-    /// The entity that declares this property (a weak back reference: the entity owns its properties).
-    public internal(set) var entity: NSEntityDescription? {
+    /// The entity that declares this property. Implicitly unwrapped, so Apple's `property.entity.name` compiles, and
+    /// `property.entity?.name` too; a weak back reference underneath (the entity owns its properties), which reads nil
+    /// before the property is added to an entity and after the entity is gone.
+    public internal(set) var entity: NSEntityDescription! {
         get { entityReference.entity }
         set { entityReference = WeakEntityReference(newValue) }
     }

@@ -1,0 +1,58 @@
+import OpenCoreData
+import Testing
+
+/// The model descriptions' signatures that Apple declares differently from a plain Swift translation, used as code
+/// written for Apple's platforms uses them. This file compiles only if the spellings do; the expectations check that
+/// the values are Apple's.
+struct AppleModelSignatureTests {
+    /// `Person` (`name`, `email`) and `Pet` with a to-one `owner`, built in code as Apple's documentation builds models.
+    private func makeModel() -> NSManagedObjectModel {
+        let person = NSEntityDescription()
+        person.name = "Person"
+        let name = NSAttributeDescription()
+        name.name = "name"
+        name.attributeType = .stringAttributeType
+        let email = NSAttributeDescription()
+        email.name = "email"
+        email.attributeType = .stringAttributeType
+        person.properties = [name, email]
+        let pet = NSEntityDescription()
+        pet.name = "Pet"
+        let owner = NSRelationshipDescription()
+        owner.name = "owner"
+        owner.destinationEntity = person
+        owner.maxCount = 1
+        pet.properties = [owner]
+        let model = NSManagedObjectModel()
+        model.entities = [person, pet]
+        return model
+    }
+
+    /// Apple declares `entity` and `managedObjectModel` non-optional (`unowned(unsafe)`): code reads through them
+    /// without unwrapping. Code that unwraps them (`?.`, `if let`) compiles too, and the references stay weak.
+    @Test func backReferencesReadWithoutUnwrapping() throws {
+        let model = makeModel()
+        let pet = try #require(model.entitiesByName["Pet"])
+        let owner = try #require(pet.relationshipsByName["owner"])
+        let entityName: String? = owner.entity.name
+        #expect(entityName == "Pet")
+        #expect(owner.entity.managedObjectModel.entitiesByName.keys.sorted() == ["Person", "Pet"])
+        #expect(pet.managedObjectModel === model)
+        #expect(owner.entity?.name == "Pet", "the unwrapping spelling still compiles")
+        if let entity = owner.entity { #expect(entity === pet) } else { Issue.record("owner has no entity") }
+
+        let loose = NSAttributeDescription()
+        #expect(loose.entity == nil, "a property not in an entity has none")
+        #expect(NSEntityDescription().managedObjectModel == nil, "an entity not in a model has none")
+
+        weak var goneModel: NSManagedObjectModel?
+        var kept: NSEntityDescription?
+        do {
+            let other = makeModel()
+            kept = other.entitiesByName["Person"]
+            goneModel = other
+        }
+        #expect(goneModel == nil, "an entity keeps its model weakly")
+        #expect(kept?.managedObjectModel == nil)
+    }
+}
