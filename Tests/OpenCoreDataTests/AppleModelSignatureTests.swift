@@ -55,4 +55,23 @@ struct AppleModelSignatureTests {
         #expect(goneModel == nil, "an entity keeps its model weakly")
         #expect(kept?.managedObjectModel == nil)
     }
+
+    /// Apple's `entities(forConfigurationName:)` returns an optional: all entities for nil and for Core Data's
+    /// default configuration name, a declared configuration's members, nil for a name the model does not declare.
+    @Test func configurationLookupAnswersNilForAnUnknownName() throws {
+        let model = makeModel()
+        let person = try #require(model.entitiesByName["Person"])
+        model.setEntities([person], forConfigurationName: "People")
+        guard let people = model.entities(forConfigurationName: "People") else {
+            Issue.record("a declared configuration has entities")
+            return
+        }
+        #expect(people.map(\.name) == ["Person"])
+        #expect(model.entities(forConfigurationName: nil)?.count == 2)
+        #expect(model.entities(forConfigurationName: "PF_DEFAULT_CONFIGURATION_NAME")?.count == 2)
+        #expect(model.entities(forConfigurationName: "Pets") == nil)
+        #expect(model.entities(forConfigurationName: "Default") == nil, "Xcode's Default is not a declared configuration")
+        model.setEntities(model.entities, forConfigurationName: "Default")
+        #expect(model.entities(forConfigurationName: "Default")?.count == 2)
+    }
 }

@@ -35,11 +35,24 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// The configuration names, sorted.
     public var configurations: [String] { configurationsByName.keys.sorted() }
 
-    /// The entities of a configuration; nil or an unknown name gives all entities, as Core Data does.
-    public func entities(forConfigurationName name: String?) -> [NSEntityDescription] {
-        guard let name, let members = configurationsByName[name] else { return entities }
+    /// The name Core Data gives the configuration that holds every entity (what a store added with no configuration
+    /// name uses).
+    package static let defaultConfigurationName = "PF_DEFAULT_CONFIGURATION_NAME"
+
+    /// The entities of a configuration, as Apple's method answers: all entities for nil and for
+    /// `PF_DEFAULT_CONFIGURATION_NAME`, the members of a configuration the model declares (Xcode's `Default` only if
+    /// the model declares one of that name), and nil for any other name.
+    public func entities(forConfigurationName name: String?) -> [NSEntityDescription]? {
+        guard let name else { return entities }
+        guard let members = configurationsByName[name] else { return name == Self.defaultConfigurationName ? entities : nil }
         let byName = entitiesByName
         return members.compactMap { byName[$0] }
+    }
+
+    /// The entities a store of configuration `name` holds: those of `entities(forConfigurationName:)`, and all
+    /// entities for a name the model does not declare (a store keeps what the model gives it rather than nothing).
+    package func configurationEntities(_ name: String?) -> [NSEntityDescription] {
+        entities(forConfigurationName: name) ?? entities
     }
 
     /// Makes `entities` (entities of this model) the members of the configuration `name`, as Apple's method does.
@@ -63,7 +76,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// Whether a store whose metadata is `metadata` can be opened with this model: its recorded entity hashes
     /// (`NSStoreModelVersionHashes`) are exactly this model's.
     public func isConfiguration(withName configuration: String?, compatibleWithStoreHashes storeHashes: [String: Data]) -> Bool {
-        let mine = Dictionary(entities(forConfigurationName: configuration).map { ($0.entityName, $0.versionHash) },
+        let mine = Dictionary(configurationEntities(configuration).map { ($0.entityName, $0.versionHash) },
                               uniquingKeysWith: { first, _ in first })
         // A named configuration answers for its own entities only: the store may hold the model's other entities.
         return mine == (configuration == nil ? storeHashes : storeHashes.filter { mine[$0.key] != nil })

@@ -95,7 +95,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     func store(for entity: NSEntityDescription) throws -> any RowStore {
         let store = lock.withLock {
             persistentStores.first { store in
-                managedObjectModel.entities(forConfigurationName: store.configurationName).contains { $0 === entity || $0.entityName == entity.entityName }
+                managedObjectModel.configurationEntities(store.configurationName).contains { $0 === entity || $0.entityName == entity.entityName }
             }
         }
         guard let store else {
