@@ -18,7 +18,7 @@ enum ModelFingerprint {
         }
         for (name, entity) in model.entitiesByName.sorted(by: { $0.key < $1.key }) {
             let prefix = "entity \(name)"
-            lines.append("\(prefix): class \(entity.managedObjectClassName ?? "-") abstract \(entity.isAbstract) "
+            lines.append("\(prefix): class \(entity.representedClassName ?? "-") abstract \(entity.isAbstract) "
                 + "super \(entity.superentityName ?? "-") hash modifier \(entity.versionHashModifier ?? "-") "
                 + "renaming \(entity.renamingIdentifier ?? "-") user info \(entity.userInfo.sorted { $0.key < $1.key })")
             lines.append("\(prefix): constraints \(entity.uniquenessConstraints) compound indexes \(entity.compoundIndexes)")

@@ -74,4 +74,25 @@ struct AppleModelSignatureTests {
         model.setEntities(model.entities, forConfigurationName: "Default")
         #expect(model.entities(forConfigurationName: "Default")?.count == 2)
     }
+
+    /// Apple's `managedObjectClassName` reads `NSManagedObject` for an entity whose model names no class, and objects
+    /// of such an entity are plain `NSManagedObject`s.
+    @Test func anEntityWithoutAClassNamesNSManagedObject() throws {
+        let model = makeModel()
+        let person = try #require(model.entitiesByName["Person"])
+        let className: String = person.managedObjectClassName
+        #expect(className == "NSManagedObject")
+        person.managedObjectClassName = "MyApp.Person"
+        #expect(person.managedObjectClassName == "MyApp.Person")
+        person.managedObjectClassName = nil
+        #expect(person.managedObjectClassName == "NSManagedObject", "setting nil goes back to the default")
+
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let object = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+        #expect(type(of: object) == NSManagedObject.self)
+        #expect(object.entity.managedObjectClassName == "NSManagedObject")
+    }
 }

@@ -105,7 +105,7 @@ private struct ArchiveWriter {
             "NSUniqueTuples": constraints.uid, "NSFetchIndexDescriptions": indexes.uid, "NSCompoundIndexes": compoundIndexes.uid,
             "NSIsAbstract": .bool(entity.isAbstract),
         ]
-        fields["NSClassNameForEntity"] = optionalString(entity.managedObjectClassName)
+        fields["NSClassNameForEntity"] = optionalString(entity.representedClassName)
         fields["NSVersionHashModifier"] = optionalString(entity.versionHashModifier)
         fields["NSRenamingIdentifier"] = optionalString(entity.renamingIdentifier ?? entity.entityName)
         fields["NSSuperentity"] = entity.superentity.flatMap { entityReferences[ObjectIdentifier($0)] }?.uid ?? KeyedArchiveBuilder.nullReference.uid

@@ -18,9 +18,16 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// derived from `name`, so the many reads on fetch and save paths stay a plain load.
     package private(set) var entityName: String
     private var hasName: Bool
-    /// The class that represents the entity's objects (Xcode's `representedClassName`); implicitly unwrapped as
-    /// Apple's, so `let name: String = entity.managedObjectClassName` compiles (it reads nil when the model names none).
-    public var managedObjectClassName: String!
+    /// The name of the class that represents the entity's objects; `NSManagedObject` when the model names none, as
+    /// Apple's reads. Implicitly unwrapped as Apple's, so `let name: String = entity.managedObjectClassName` compiles;
+    /// setting nil goes back to naming no class.
+    public var managedObjectClassName: String! {
+        get { representedClassName ?? "NSManagedObject" }
+        set { representedClassName = newValue }
+    }
+    /// The class name the model itself gives (Xcode's `representedClassName`), nil when it gives none: what model
+    /// files and the schema report record, and what the subclass lookup reads.
+    package var representedClassName: String?
     public var isAbstract: Bool = false
     public internal(set) var superentity: NSEntityDescription? {
         get { superentityReference.entity }

@@ -131,7 +131,7 @@ private struct ModelArchiveDecoder {
             throw ModelError(file: file, reason: "an entity in the archive has no name (\(archived.reference))")
         }
         let entity = NSEntityDescription(name: name)
-        entity.managedObjectClassName = try archived.string(forKey: "NSClassNameForEntity")
+        entity.representedClassName = try archived.string(forKey: "NSClassNameForEntity")
         entity.isAbstract = try archived.bool(forKey: "NSIsAbstract") ?? false
         entity.superentityName = try archived.object(forKey: "NSSuperentity")?.string(forKey: "NSEntityName")
         entity.versionHashModifier = try archived.string(forKey: "NSVersionHashModifier")

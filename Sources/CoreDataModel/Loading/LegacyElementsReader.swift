@@ -130,7 +130,7 @@ private struct LegacyModelDecoder {
     private func readEntity(_ archived: ArchivedObject) throws -> NSEntityDescription {
         let entity = NSEntityDescription(name: try elements.elementName(archived, role: "entity"))
         let settings = try elements.settings(of: archived)
-        entity.managedObjectClassName = try settings.string("XD_PSK_entityClassName")
+        entity.representedClassName = try settings.string("XD_PSK_entityClassName")
         entity.isAbstract = try settings.bool("XD_PSK_isAbstract") ?? archived.bool(forKey: "_isAbstract") ?? false
         entity.versionHashModifier = try settings.string("XD_PSK_versionHashModifier")
         entity.renamingIdentifier = try settings.string("XD_PSK_elementID")

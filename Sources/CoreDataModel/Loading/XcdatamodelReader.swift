@@ -52,7 +52,7 @@ package struct XcdatamodelReader {
 
     private func readEntity(_ element: XMLElementNode) throws(ModelError) -> NSEntityDescription {
         let entity = NSEntityDescription(name: try required("name", of: element))
-        entity.managedObjectClassName = element["representedClassName"]
+        entity.representedClassName = element["representedClassName"]
         entity.superentityName = element["parentEntity"]
         entity.isAbstract = element.flag("isAbstract")
         entity.renamingIdentifier = element["elementID"]

@@ -55,7 +55,7 @@ enum SchemaReportBuilder {
             return SchemaReport.Entity(
                 name: entity.entityName, parent: entity.superentity?.entityName,
                 subentities: entity.subentities.map(\.entityName).sorted(), isAbstract: entity.isAbstract,
-                className: entity.managedObjectClassName, versionHash: entity.versionHash.base64EncodedString(),
+                className: entity.representedClassName, versionHash: entity.versionHash.base64EncodedString(),
                 storeVersionHash: storeHashes?[entity.entityName]?.base64EncodedString(),
                 entityNumber: number, table: layout?.table(forEntity: entity.entityName)?.name,
                 rowCount: ownCount, rowCountIncludingSubentities: totalCount,
