@@ -12,7 +12,7 @@ enum ModelFingerprint {
         for (name, template) in model.fetchRequestTemplatesByName.sorted(by: { $0.key < $1.key }) {
             lines.append("fetch request \(name): \(template)")
         }
-        lines.append("version identifiers \(model.versionIdentifiers.sorted())")
+        lines.append("version identifiers \(model.versionIdentifierStrings.sorted())")
         for (name, composite) in model.compositesByName.sorted(by: { $0.key < $1.key }) {
             lines.append("composite \(name): \(composite.elements)")
         }

@@ -34,7 +34,7 @@ struct ModelCacheWritingTests {
         let back = try roundTrip(model)
         #expect(back.entityVersionHashesByName == model.entityVersionHashesByName)
         #expect(describe(back) == describe(model))
-        #expect(back.configurations == model.configurations && back.versionIdentifiers == model.versionIdentifiers)
+        #expect(back.configurations == model.configurations && back.versionIdentifierStrings == model.versionIdentifierStrings)
     }
 
     @Test(.enabled(if: Fixtures.isAvailable, "../shared/fixtures is absent"), arguments: Fixtures.allStores())

@@ -1,3 +1,4 @@
+import Foundation
 import OpenCoreData
 import Testing
 
@@ -94,5 +95,27 @@ struct AppleModelSignatureTests {
         let object = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
         #expect(type(of: object) == NSManagedObject.self)
         #expect(object.entity.managedObjectClassName == "NSManagedObject")
+    }
+
+    /// Apple's `versionIdentifiers` is a `Set<AnyHashable>`: set and read as one, and recorded in a new store's
+    /// metadata as text.
+    @Test func versionIdentifiersAreASetOfHashables() throws {
+        let model = makeModel()
+        #expect(model.versionIdentifiers.isEmpty)
+        model.versionIdentifiers = ["2.0", "beta"]
+        #expect(model.versionIdentifiers.contains("2.0"))
+        #expect(model.versionIdentifiers == Set<AnyHashable>(["beta", "2.0"]))
+        model.versionIdentifiers.insert(3)
+        #expect(model.versionIdentifiers.contains(3), "any hashable value, as Apple's set holds")
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AppleModelSignatureTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Versions.sqlite")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url, options: nil)
+        #expect(metadata["NSStoreModelVersionIdentifiers"] as? [String] == ["2.0", "3", "beta"],
+                "stores record the identifiers as text, sorted")
     }
 }

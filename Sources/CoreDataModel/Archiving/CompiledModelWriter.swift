@@ -49,7 +49,7 @@ private struct ArchiveWriter {
         let names = model.entities.map { builder.addString($0.entityName) }
         let entities = try builder.addDictionary(keys: names, values: model.entities.map { entityReferences[ObjectIdentifier($0)]! },
                                                  className: "NSMutableDictionary")
-        let identifiers = builder.addArray(model.versionIdentifiers.map { builder.addString($0) }, className: "NSSet")
+        let identifiers = builder.addArray(model.versionIdentifierStrings.map { builder.addString($0) }, className: "NSSet")
         var configurationKeys: [ArchivedObjectReference] = [], configurationValues: [ArchivedObjectReference] = []
         for (name, members) in model.configurationsByName.sorted(by: { $0.key < $1.key }) {
             configurationKeys.append(builder.addString(name))

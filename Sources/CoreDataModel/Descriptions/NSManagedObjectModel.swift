@@ -18,8 +18,31 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// Named configurations, each listing the names of its member entities.
     public var configurationsByName: [String: [String]] = [:]
     public var fetchRequestTemplatesByName: [String: FetchRequestTemplate] = [:]
-    /// The model's version identifiers (Xcode's "Model Version Identifier"); stores record them in metadata.
-    public var versionIdentifiers: [String] = []
+    /// The model's version identifiers (Xcode's "Model Version Identifier"), as Apple's `Set<AnyHashable>`. Stores
+    /// record them in their metadata and model files as text: a string as it is, any other value as
+    /// `String(describing:)` of it (see `versionIdentifierStrings`).
+    public var versionIdentifiers: Set<AnyHashable> {
+        get { Set(orderedVersionIdentifiers) }
+        set {
+            // A set has no order; sorting by the recorded text keeps the metadata a model writes the same every time.
+            orderedVersionIdentifiers = newValue.sorted { Self.text(of: $0) < Self.text(of: $1) }
+        }
+    }
+    /// The identifiers in the order the model file or store metadata gave them.
+    private var orderedVersionIdentifiers: [AnyHashable] = []
+    /// The version identifiers as model files and store metadata record them (see `versionIdentifiers`), in the
+    /// order the model file gave them.
+    package var versionIdentifierStrings: [String] {
+        get { orderedVersionIdentifiers.map(Self.text(of:)) }
+        set {
+            var seen = Set<String>()
+            orderedVersionIdentifiers = newValue.filter { seen.insert($0).inserted }.map(AnyHashable.init)
+        }
+    }
+
+    private static func text(of identifier: AnyHashable) -> String {
+        identifier.base as? String ?? String(describing: identifier.base)
+    }
     /// iOS 17 composite attribute types, by name.
     public var compositesByName: [String: CompositeDescription] = [:]
     /// Where the model was read from, for messages.

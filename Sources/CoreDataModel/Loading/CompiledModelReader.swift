@@ -83,7 +83,7 @@ private struct ModelArchiveDecoder {
             }
         }
         if let identifiers = try root.object(forKey: "NSVersionIdentifiers") {
-            model.versionIdentifiers = try identifiers.elements().map { try string($0, role: "version identifier") }.sorted()
+            model.versionIdentifierStrings = try identifiers.elements().map { try string($0, role: "version identifier") }.sorted()
         }
         if let configurations = try root.object(forKey: "NSConfigurations") {
             for (key, value) in try configurations.dictionaryEntries() {

@@ -69,7 +69,7 @@ private struct LegacyModelDecoder {
                 model.fetchRequestTemplatesByName[template.name] = template
             }
         }
-        model.versionIdentifiers = try versionIdentifiers(root)
+        model.versionIdentifierStrings = try versionIdentifiers(root)
         model.configurationsByName = try configurations(root)
         model.entities = entities.sorted { $0.entityName < $1.entityName }
         try model.link()

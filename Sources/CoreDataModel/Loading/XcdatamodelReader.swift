@@ -19,7 +19,7 @@ package struct XcdatamodelReader {
         let model = NSManagedObjectModel()
         model.sourceDescription = file
         if let identifier = root["userDefinedModelVersionIdentifier"] {
-            model.versionIdentifiers = [identifier]
+            model.versionIdentifierStrings = [identifier]
         }
         var entities: [NSEntityDescription] = []
         for child in root.children {

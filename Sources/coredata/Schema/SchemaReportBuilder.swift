@@ -36,7 +36,7 @@ enum SchemaReportBuilder {
 
     static func modelSummary(_ model: NSManagedObjectModel, path: String?, versionName: String?) -> SchemaReport.ModelSummary {
         SchemaReport.ModelSummary(
-            path: path, versionName: versionName, versionIdentifiers: model.versionIdentifiers,
+            path: path, versionName: versionName, versionIdentifiers: model.versionIdentifierStrings,
             versionChecksum: model.versionChecksum, versionHashesDigest: model.versionHashesDigest,
             configurations: model.configurations)
     }
