@@ -21,7 +21,7 @@ enum ModelFingerprint {
             lines.append("\(prefix): class \(entity.representedClassName ?? "-") abstract \(entity.isAbstract) "
                 + "super \(entity.superentityName ?? "-") hash modifier \(entity.versionHashModifier ?? "-") "
                 + "renaming \(entity.renamingIdentifier ?? "-") user info \(entity.userInfo.sorted { $0.key < $1.key })")
-            lines.append("\(prefix): constraints \(entity.uniquenessConstraints) compound indexes \(entity.compoundIndexes)")
+            lines.append("\(prefix): constraints \(entity.uniquenessConstraintNames) compound indexes \(entity.compoundIndexes)")
             for index in entity.indexes { lines.append("\(prefix): index \(index)") }
             for property in entity.ownProperties.sorted(by: { $0.name < $1.name }) {
                 lines.append("\(prefix).\(property.name): " + describe(property))

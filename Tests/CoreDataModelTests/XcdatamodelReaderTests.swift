@@ -40,7 +40,7 @@ struct XcdatamodelReaderTests {
         #expect(expensive.superentity === sportCar)
         #expect(car.subentities.map(\.entityName) == ["SportCar"])
         #expect(expensive.rootEntity === car)
-        #expect(car.uniquenessConstraints == [["numberPlate"]])
+        #expect(car.uniquenessConstraintNames == [["numberPlate"]])
         #expect(expensive.propertiesByName["maker"] != nil, "inherited attribute")
         let speed = try #require(car.attributesByName["currentDrivingSpeed"])
         #expect(speed.isTransient && speed.attributeType == .integer64AttributeType)

@@ -15,7 +15,7 @@ struct ModelCacheWritingTests {
 
     private func describe(_ model: NSManagedObjectModel) -> [String] {
         model.entities.sorted { $0.entityName < $1.entityName }.flatMap { entity in
-            ["\(entity.entityName) < \(entity.superentity?.entityName ?? "-") abstract=\(entity.isAbstract) unique=\(entity.uniquenessConstraints) indexes=\(entity.indexes.map(\.name))"]
+            ["\(entity.entityName) < \(entity.superentity?.entityName ?? "-") abstract=\(entity.isAbstract) unique=\(entity.uniquenessConstraintNames) indexes=\(entity.indexes.map(\.name))"]
                 + entity.ownProperties.sorted { $0.name < $1.name }.map { property in
                     switch property {
                     case let attribute as NSAttributeDescription:

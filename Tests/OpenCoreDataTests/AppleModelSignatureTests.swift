@@ -118,4 +118,37 @@ struct AppleModelSignatureTests {
         #expect(metadata["NSStoreModelVersionIdentifiers"] as? [String] == ["2.0", "3", "beta"],
                 "stores record the identifiers as text, sorted")
     }
+
+    /// Apple's `uniquenessConstraints` is `[[Any]]`: entries are property names or property descriptions, read back
+    /// as set, and either kind gives the same version hash and the same unique index in an SQLite store.
+    @Test func uniquenessConstraintsTakeNamesOrProperties() throws {
+        let byProperty = makeModel()
+        let person = try #require(byProperty.entitiesByName["Person"])
+        let email = try #require(person.attributesByName["email"])
+        person.uniquenessConstraints = [[email], ["name", "email"]]
+        let first = try #require(person.uniquenessConstraints.first?.first as? NSAttributeDescription)
+        #expect(first === email, "a property reads back as the property")
+        #expect(person.uniquenessConstraints.last?.compactMap { $0 as? String } == ["name", "email"])
+
+        let byName = makeModel()
+        let samePerson = try #require(byName.entitiesByName["Person"])
+        samePerson.uniquenessConstraints = [["email"], ["name", "email"]]
+        #expect(person.versionHash == samePerson.versionHash)
+        #expect(person.versionHash != makeModel().entitiesByName["Person"]?.versionHash, "constraints are part of the hash")
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AppleModelSignatureTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: byProperty)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
+                                           at: directory.appendingPathComponent("Unique.sqlite"), options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        for name in ["Ada", "Grace"] {
+            let object = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+            object.setValue(name, forKey: "name")
+            object.setValue("same@example.com", forKey: "email")
+        }
+        #expect(throws: (any Error).self, "the constraint given by its property is enforced by the store") { try context.save() }
+    }
 }

@@ -89,7 +89,7 @@ private struct ArchiveWriter {
         let subentities = try builder.addDictionary(
             keys: entity.subentities.map { builder.addString($0.entityName) },
             values: entity.subentities.map { entityReferences[ObjectIdentifier($0)]! }, className: "NSMutableDictionary")
-        let constraints = builder.addArray(entity.uniquenessConstraints.map { names in
+        let constraints = builder.addArray(entity.uniquenessConstraintNames.map { names in
             builder.addArray(names.map { builder.addString($0) })
         }, className: "NSMutableArray")
         let indexes = try builder.addArray(entity.indexes.map { try fetchIndex($0, entityReference: reference) }, className: "NSMutableArray")

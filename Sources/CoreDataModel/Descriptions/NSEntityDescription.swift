@@ -69,8 +69,31 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     public var versionHashModifier: String?
     /// The name this entity had in the previous model version (Xcode's `elementID`).
     public var renamingIdentifier: String?
-    /// Uniqueness constraints: each is a list of property names whose values together must be unique.
-    public var uniquenessConstraints: [[String]] = []
+    /// Uniqueness constraints, as Apple's `[[Any]]`: each lists the properties whose values together must be unique,
+    /// each property given by its name (`String`) or its description (an `NSPropertyDescription`); they read back as
+    /// they were set. Any other entry stops the program with a message naming it, as Apple's setter raises.
+    public var uniquenessConstraints: [[Any]] {
+        get { constraintElements.map { $0.map(\.value) } }
+        set {
+            constraintElements = newValue.enumerated().map { index, constraint in
+                constraint.map { entry in
+                    guard let element = UniquenessConstraintElement(entry) else {
+                        preconditionFailure("uniqueness constraint \(index + 1) of entity \(entityName) holds \(type(of: entry)) "
+                                            + "\(entry); each entry must be a property name (String) or an NSPropertyDescription")
+                    }
+                    return element
+                }
+            }
+        }
+    }
+    /// The constraints as set, each entry a name or a property.
+    private var constraintElements: [[UniquenessConstraintElement]] = []
+    /// The uniqueness constraints as lists of property names: what the store schema, model files, version hashes
+    /// and the schema report read (a property given by its description counts by its current name).
+    package var uniquenessConstraintNames: [[String]] {
+        get { constraintElements.map { $0.map(\.propertyName) } }
+        set { constraintElements = newValue.map { $0.map(UniquenessConstraintElement.name) } }
+    }
     /// Fetch indexes (Xcode's `fetchIndex` elements).
     public var indexes: [NSFetchIndexDescription] = []
     /// Legacy compound indexes (Xcode 7–8 `compoundIndexes`): each is a list of property names.
@@ -227,5 +250,33 @@ package enum EntityOrdering {
         let left = lhs.lowercased(), right = rhs.lowercased()
         if left != right { return left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars) }
         return lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars)
+    }
+}
+
+/// One entry of a uniqueness constraint: a property's name, or the property.
+private enum UniquenessConstraintElement {
+    case name(String)
+    case property(NSPropertyDescription)
+
+    init?(_ entry: Any) {
+        switch entry {
+        case let name as String: self = .name(name)
+        case let property as NSPropertyDescription: self = .property(property)
+        default: return nil
+        }
+    }
+
+    var value: Any {
+        switch self {
+        case .name(let name): name
+        case .property(let property): property
+        }
+    }
+
+    var propertyName: String {
+        switch self {
+        case .name(let name): name
+        case .property(let property): property.name
+        }
     }
 }

@@ -146,7 +146,7 @@ private struct ModelArchiveDecoder {
             entity.setProperties(try own.map(readProperty).sorted { $0.name < $1.name })
         }
         if let tuples = try archived.object(forKey: "NSUniqueTuples") {
-            entity.uniquenessConstraints = try tuples.elements().map { tuple in
+            entity.uniquenessConstraintNames = try tuples.elements().map { tuple in
                 try object(tuple, role: "uniqueness constraint").elements().map { try propertyName($0) }
             }
         }

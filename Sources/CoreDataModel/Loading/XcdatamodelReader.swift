@@ -66,7 +66,7 @@ package struct XcdatamodelReader {
             case "fetchedProperty":
                 entity.addProperty(try readFetchedProperty(child))
             case "uniquenessConstraints":
-                entity.uniquenessConstraints = try child.children(named: "uniquenessConstraint").map { constraint throws(ModelError) in
+                entity.uniquenessConstraintNames = try child.children(named: "uniquenessConstraint").map { constraint throws(ModelError) in
                     try constraint.children(named: "constraint").map { value throws(ModelError) in try required("value", of: value) }
                 }
             case "fetchIndex":

@@ -60,7 +60,7 @@ enum SchemaReportBuilder {
                 entityNumber: number, table: layout?.table(forEntity: entity.entityName)?.name,
                 rowCount: ownCount, rowCountIncludingSubentities: totalCount,
                 renamingIdentifier: entity.renamingIdentifier, versionHashModifier: entity.versionHashModifier,
-                uniquenessConstraints: entity.uniquenessConstraints,
+                uniquenessConstraints: entity.uniquenessConstraintNames,
                 indexes: entity.indexes.map { index in
                     .init(name: index.name, elements: index.elements.map { element in
                         (element.propertyName ?? element.expressionFormat ?? "?") + (element.isAscending ? "" : " descending")
