@@ -20,7 +20,7 @@ enum ModelFingerprint {
             let prefix = "entity \(name)"
             lines.append("\(prefix): class \(entity.representedClassName ?? "-") abstract \(entity.isAbstract) "
                 + "super \(entity.superentityName ?? "-") hash modifier \(entity.versionHashModifier ?? "-") "
-                + "renaming \(entity.renamingIdentifier ?? "-") user info \(entity.userInfo.sorted { $0.key < $1.key })")
+                + "renaming \(entity.renamingIdentifier ?? "-") user info \(entity.userInfoStrings.sorted { $0.key < $1.key })")
             lines.append("\(prefix): constraints \(entity.uniquenessConstraintNames) compound indexes \(entity.compoundIndexes)")
             for index in entity.indexes { lines.append("\(prefix): index \(index)") }
             for property in entity.ownProperties.sorted(by: { $0.name < $1.name }) {
@@ -35,7 +35,7 @@ enum ModelFingerprint {
         var text = "\(type(of: property)) optional \(property.isOptional) transient \(property.isTransient) "
             + "read-only \(property.isReadOnly) indexed \(property.isIndexed) spotlight \(property.isIndexedBySpotlight) "
             + "external record \(property.isStoredInExternalRecord) hash modifier \(property.versionHashModifier ?? "-") "
-            + "renaming \(property.renamingIdentifier ?? "-") user info \(property.userInfo.sorted { $0.key < $1.key }) "
+            + "renaming \(property.renamingIdentifier ?? "-") user info \(property.userInfoStrings.sorted { $0.key < $1.key }) "
             + "rules \(property.validationRules)"
         switch property {
         case let derived as NSDerivedAttributeDescription:

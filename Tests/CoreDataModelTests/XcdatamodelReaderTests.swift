@@ -100,6 +100,6 @@ struct XcdatamodelReaderTests {
         let modern = try ModelLoader.loadModel(
             at: try Fixtures.original("models/momxml-tests/Model.xcdatamodeld/Model.xcdatamodel/contents"))
         #expect(modern.compositesByName["Composite"]?.elements.map(\.name) == ["one", "two", "three"])
-        #expect(modern.entitiesByName["Client"]?.userInfo == ["key": "value", "key1": "value"])
+        #expect(modern.entitiesByName["Client"]?.userInfoStrings == ["key": "value", "key1": "value"])
     }
 }

@@ -151,4 +151,27 @@ struct AppleModelSignatureTests {
         }
         #expect(throws: (any Error).self, "the constraint given by its property is enforced by the store") { try context.save() }
     }
+
+    /// Apple's `userInfo` is `[AnyHashable: Any]?` on entities and properties: any values, read back as set, cast as
+    /// code on Apple's platforms casts them.
+    @Test func userInfoHoldsAnyValues() throws {
+        let model = makeModel()
+        let person = try #require(model.entitiesByName["Person"])
+        #expect(person.userInfo?.isEmpty == true)
+        person.userInfo = ["label": "People", "syncable": true, "rank": 2]
+        #expect(person.userInfo?["label"] as? String == "People")
+        #expect(person.userInfo?["syncable"] as? Bool == true)
+        #expect(person.userInfo?["rank"] as? Int == 2)
+        let email = try #require(person.attributesByName["email"])
+        email.userInfo = ["placeholder": "name@example.com"]
+        if let placeholder = email.userInfo?["placeholder"] as? String {
+            #expect(placeholder == "name@example.com")
+        } else {
+            Issue.record("the property's user info entry")
+        }
+        email.userInfo?["maxLength"] = 254
+        #expect(email.userInfo?.count == 2 && email.userInfo?["maxLength"] as? Int == 254, "mutated in place")
+        email.userInfo = nil
+        #expect(email.userInfo?.isEmpty == true)
+    }
 }

@@ -101,7 +101,7 @@ private struct ArchiveWriter {
         var fields: [String: PropertyListValue] = [
             "NSEntityName": builder.addString(entity.entityName).uid,
             "NSProperties": properties.uid, "NSSubentities": subentities.uid,
-            "NSManagedObjectModel": modelReference.uid, "NSUserInfo": try userInfo(entity.userInfo).uid,
+            "NSManagedObjectModel": modelReference.uid, "NSUserInfo": try userInfo(entity.userInfoStrings).uid,
             "NSUniqueTuples": constraints.uid, "NSFetchIndexDescriptions": indexes.uid, "NSCompoundIndexes": compoundIndexes.uid,
             "NSIsAbstract": .bool(entity.isAbstract),
         ]
@@ -130,7 +130,7 @@ private struct ArchiveWriter {
         var fields: [String: PropertyListValue] = [
             "NSPropertyName": builder.addString(property.name).uid, "NSEntity": entityReference.uid,
             "_P": .integer(propertyFlags(property)), "NSIsOptional": .bool(property.isOptional),
-            "NSUserInfo": try userInfo(property.userInfo).uid,
+            "NSUserInfo": try userInfo(property.userInfoStrings).uid,
         ]
         if property.isTransient { fields["NSIsTransient"] = .bool(true) }
         if property.isIndexed { fields["NSIsIndexed"] = .bool(true) }

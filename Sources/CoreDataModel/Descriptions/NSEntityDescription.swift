@@ -65,7 +65,18 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     public private(set) var ownProperties: [NSPropertyDescription] = [] {
         didSet { Self.propertiesDidChange() }
     }
-    public var userInfo: [String: String] = [:]
+    /// The entity's user info, as Apple's `[AnyHashable: Any]?`: what the model file gives (strings), or anything set
+    /// in code, read back as set (empty, not nil, when there is none). Model files record it as text (`ModelUserInfo`).
+    public var userInfo: [AnyHashable: Any]? {
+        get { userInfoEntries }
+        set { userInfoEntries = newValue ?? [:] }
+    }
+    private var userInfoEntries: [AnyHashable: Any] = [:]
+    /// The user info as model files record it: string keys and values (see `ModelUserInfo`).
+    package var userInfoStrings: [String: String] {
+        get { ModelUserInfo.strings(userInfoEntries) }
+        set { userInfoEntries = ModelUserInfo.dictionary(newValue) }
+    }
     public var versionHashModifier: String?
     /// The name this entity had in the previous model version (Xcode's `elementID`).
     public var renamingIdentifier: String?

@@ -24,7 +24,19 @@ open class NSPropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public var isIndexed: Bool = false
     public var isIndexedBySpotlight: Bool = false
     public var isStoredInExternalRecord: Bool = false
-    public var userInfo: [String: String] = [:]
+    /// The property's user info, as Apple's `[AnyHashable: Any]?`: what the model file gives (strings), or anything
+    /// set in code, read back as set (empty, not nil, when there is none). Model files record it as text
+    /// (`ModelUserInfo`).
+    public var userInfo: [AnyHashable: Any]? {
+        get { userInfoEntries }
+        set { userInfoEntries = newValue ?? [:] }
+    }
+    private var userInfoEntries: [AnyHashable: Any] = [:]
+    /// The user info as model files record it: string keys and values (see `ModelUserInfo`).
+    package var userInfoStrings: [String: String] {
+        get { ModelUserInfo.strings(userInfoEntries) }
+        set { userInfoEntries = ModelUserInfo.dictionary(newValue) }
+    }
     /// Mixed into the version hash to force a new hash when the stored format changes but the model does not.
     public var versionHashModifier: String?
     /// The name this property had in the previous model version (Xcode's "Renaming ID", `elementID`).

@@ -137,7 +137,7 @@ private struct ModelArchiveDecoder {
         entity.versionHashModifier = try archived.string(forKey: "NSVersionHashModifier")
         entity.renamingIdentifier = try archived.string(forKey: "NSRenamingIdentifier")
         if entity.renamingIdentifier == name { entity.renamingIdentifier = nil }  // compiled models repeat the name
-        entity.userInfo = try userInfo(archived.object(forKey: "NSUserInfo"))
+        entity.userInfoStrings = try userInfo(archived.object(forKey: "NSUserInfo"))
         if let properties = try archived.object(forKey: "NSProperties") {
             // A compiled entity lists inherited properties too; keep only those it declares itself.
             let own = try properties.dictionaryEntries().map { try object($0.value, role: "property") }.filter { property in
@@ -225,7 +225,7 @@ private struct ModelArchiveDecoder {
         property.versionHashModifier = try archived.string(forKey: "NSVersionHashModifier")
         property.renamingIdentifier = try archived.string(forKey: "NSRenamingIdentifier")
         if property.renamingIdentifier == name { property.renamingIdentifier = nil }
-        property.userInfo = try userInfo(archived.object(forKey: "NSUserInfo"))
+        property.userInfoStrings = try userInfo(archived.object(forKey: "NSUserInfo"))
         property.validationRules = try validationRules(archived)
         if let attribute = property as? NSAttributeDescription {
             ValidationRuleBuilder.applyBounds(from: property.validationRules, to: attribute)

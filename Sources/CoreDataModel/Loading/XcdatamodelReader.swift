@@ -76,7 +76,7 @@ package struct XcdatamodelReader {
                     try index.children(named: "index").map { value throws(ModelError) in try required("value", of: value) }
                 }
             case "userInfo":
-                entity.userInfo = readUserInfo(child)
+                entity.userInfoStrings = readUserInfo(child)
             default:
                 continue
             }
@@ -174,7 +174,7 @@ package struct XcdatamodelReader {
         property.renamingIdentifier = element["elementID"]
         property.versionHashModifier = element["versionHashModifier"]
         if let userInfo = element.firstChild(named: "userInfo") {
-            property.userInfo = readUserInfo(userInfo)
+            property.userInfoStrings = readUserInfo(userInfo)
         }
     }
 

@@ -75,7 +75,7 @@ enum SchemaReportBuilder {
                 fetchedProperties: entity.allProperties.compactMap { $0 as? NSFetchedPropertyDescription }.map {
                     .init(name: $0.name, entity: $0.fetchEntityName, predicate: $0.predicateFormat)
                 },
-                userInfo: entity.userInfo)
+                userInfo: entity.userInfoStrings)
         }
     }
 
