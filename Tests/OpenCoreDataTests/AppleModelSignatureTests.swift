@@ -174,4 +174,16 @@ struct AppleModelSignatureTests {
         email.userInfo = nil
         #expect(email.userInfo?.isEmpty == true)
     }
+
+    /// Entity and property mappings carry Apple's `[AnyHashable: Any]?` user info too, nil until set.
+    @Test func mappingUserInfoHoldsAnyValues() {
+        let mapping = NSEntityMapping(name: "PersonToPerson", mappingType: .copyEntityMappingType,
+                                      sourceEntityName: "Person", destinationEntityName: "Person")
+        #expect(mapping.userInfo == nil)
+        mapping.userInfo = ["batch": 500]
+        #expect(mapping.userInfo?["batch"] as? Int == 500)
+        let property = NSPropertyMapping(name: "name", valueExpression: "$source.name")
+        property.userInfo = ["note": "copied"]
+        #expect(property.userInfo?["note"] as? String == "copied")
+    }
 }
