@@ -175,6 +175,18 @@ struct AppleModelSignatureTests {
         #expect(email.userInfo?.isEmpty == true)
     }
 
+    /// A constraint entry that is neither a property name nor a property description is a programming error: it
+    /// stops the program (in a child process here) when set.
+    @Test func aConstraintEntryOfAnotherKindTraps() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let entity = NSEntityDescription()
+            entity.name = "Person"
+            entity.uniquenessConstraints = [["name", 42]]
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("uniqueness constraint 1 of entity Person holds Int 42"), "\(message)")
+    }
+
     /// Entity and property mappings carry Apple's `[AnyHashable: Any]?` user info too, nil until set.
     @Test func mappingUserInfoHoldsAnyValues() {
         let mapping = NSEntityMapping(name: "PersonToPerson", mappingType: .copyEntityMappingType,
