@@ -59,7 +59,7 @@ public enum SQLiteStoreCreator {
             StoreMetadata.Key.frameworkVersion: .integer(frameworkVersion),
             StoreMetadata.Key.versionHashes: .dictionary(hashes.mapValues { .data($0) }),
             StoreMetadata.Key.versionHashesVersion: .integer(3),
-            StoreMetadata.Key.versionIdentifiers: .array(model.versionIdentifiers.map { .string($0) }),
+            StoreMetadata.Key.versionIdentifiers: .array(model.versionIdentifierStrings.map { .string($0) }),
             StoreMetadata.Key.versionHashesDigest: .string(model.versionHashesDigest),
             StoreMetadata.Key.versionChecksum: .string(model.versionChecksum),
             StoreMetadata.Key.autoVacuumLevel: .string("2"),

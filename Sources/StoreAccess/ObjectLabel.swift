@@ -26,7 +26,7 @@ package struct ObjectLabel: Sendable, Equatable {
         let attributes = entity.allProperties.compactMap { $0 as? NSAttributeDescription }.filter { !$0.isTransient }
         let strings = attributes.filter { $0.attributeType == .stringAttributeType }
         if let preferred = preferredKeys.first(where: { key in strings.contains { $0.name == key } }) { return preferred }
-        let constrained = Set(entity.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] })
+        let constrained = Set(entity.uniquenessConstraintNames.filter { $0.count == 1 }.map { $0[0] })
         if let unique = strings.first(where: { constrained.contains($0.name) }) { return unique.name }
         return strings.first?.name
     }

@@ -30,7 +30,7 @@ struct CompiledModelReaderTests {
         #expect(fromMom.entityVersionHashesByName == fromXML.entityVersionHashesByName)
         let car = try #require(fromMom.entitiesByName["Car"])
         #expect(car.subentities.map(\.entityName) == ["SportCar"])
-        #expect(car.uniquenessConstraints == [["numberPlate"]])
+        #expect(car.uniquenessConstraintNames == [["numberPlate"]])
         #expect(car.attributesByName["color"]?.valueTransformerName == "ColorTransformer")
         #expect(car.relationshipsByName["owner"]?.inverseRelationship?.name == "cars")
         #expect(fromMom.entitiesByName["Person"]?.relationshipsByName["cars"]?.isToMany == true)

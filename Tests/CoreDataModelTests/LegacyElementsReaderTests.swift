@@ -20,7 +20,7 @@ struct LegacyElementsFixtureTests {
         #expect(!book.isAbstract)
         #expect(book.superentityName == nil)
         #expect(book.versionHashModifier == nil)
-        #expect(book.userInfo["com.apple.syncservices.Syncable"] == "NO")
+        #expect(book.userInfo?["com.apple.syncservices.Syncable"] as? String == "NO")
         #expect(book.properties.map(\.name) == ["author", "title", "copyright", "contents"])
 
         let attributes = book.attributesByName
@@ -30,7 +30,7 @@ struct LegacyElementsFixtureTests {
         #expect(author.attributeDefault == .string("Author"))
         #expect(author.minimumValueString == "1")
         #expect(author.validationPredicateFormats == ["length >= 1"])
-        #expect(author.userInfo["com.apple.syncservices.AutomaticResolutionPolicy"]
+        #expect(author.userInfo?["com.apple.syncservices.AutomaticResolutionPolicy"] as? String
                 == "{PreferredClientType = app; PreferredRecord = Truth; }")
         let title = try #require(attributes["title"])
         #expect(title.attributeDefault == .string("Title") && !title.isOptional)

@@ -12,16 +12,16 @@ enum ModelFingerprint {
         for (name, template) in model.fetchRequestTemplatesByName.sorted(by: { $0.key < $1.key }) {
             lines.append("fetch request \(name): \(template)")
         }
-        lines.append("version identifiers \(model.versionIdentifiers.sorted())")
+        lines.append("version identifiers \(model.versionIdentifierStrings.sorted())")
         for (name, composite) in model.compositesByName.sorted(by: { $0.key < $1.key }) {
             lines.append("composite \(name): \(composite.elements)")
         }
         for (name, entity) in model.entitiesByName.sorted(by: { $0.key < $1.key }) {
             let prefix = "entity \(name)"
-            lines.append("\(prefix): class \(entity.managedObjectClassName ?? "-") abstract \(entity.isAbstract) "
+            lines.append("\(prefix): class \(entity.representedClassName ?? "-") abstract \(entity.isAbstract) "
                 + "super \(entity.superentityName ?? "-") hash modifier \(entity.versionHashModifier ?? "-") "
-                + "renaming \(entity.renamingIdentifier ?? "-") user info \(entity.userInfo.sorted { $0.key < $1.key })")
-            lines.append("\(prefix): constraints \(entity.uniquenessConstraints) compound indexes \(entity.compoundIndexes)")
+                + "renaming \(entity.renamingIdentifier ?? "-") user info \(entity.userInfoStrings.sorted { $0.key < $1.key })")
+            lines.append("\(prefix): constraints \(entity.uniquenessConstraintNames) compound indexes \(entity.compoundIndexes)")
             for index in entity.indexes { lines.append("\(prefix): index \(index)") }
             for property in entity.ownProperties.sorted(by: { $0.name < $1.name }) {
                 lines.append("\(prefix).\(property.name): " + describe(property))
@@ -35,7 +35,7 @@ enum ModelFingerprint {
         var text = "\(type(of: property)) optional \(property.isOptional) transient \(property.isTransient) "
             + "read-only \(property.isReadOnly) indexed \(property.isIndexed) spotlight \(property.isIndexedBySpotlight) "
             + "external record \(property.isStoredInExternalRecord) hash modifier \(property.versionHashModifier ?? "-") "
-            + "renaming \(property.renamingIdentifier ?? "-") user info \(property.userInfo.sorted { $0.key < $1.key }) "
+            + "renaming \(property.renamingIdentifier ?? "-") user info \(property.userInfoStrings.sorted { $0.key < $1.key }) "
             + "rules \(property.validationRules)"
         switch property {
         case let derived as NSDerivedAttributeDescription:

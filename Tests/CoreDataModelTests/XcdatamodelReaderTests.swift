@@ -40,7 +40,7 @@ struct XcdatamodelReaderTests {
         #expect(expensive.superentity === sportCar)
         #expect(car.subentities.map(\.entityName) == ["SportCar"])
         #expect(expensive.rootEntity === car)
-        #expect(car.uniquenessConstraints == [["numberPlate"]])
+        #expect(car.uniquenessConstraintNames == [["numberPlate"]])
         #expect(expensive.propertiesByName["maker"] != nil, "inherited attribute")
         let speed = try #require(car.attributesByName["currentDrivingSpeed"])
         #expect(speed.isTransient && speed.attributeType == .integer64AttributeType)
@@ -100,6 +100,6 @@ struct XcdatamodelReaderTests {
         let modern = try ModelLoader.loadModel(
             at: try Fixtures.original("models/momxml-tests/Model.xcdatamodeld/Model.xcdatamodel/contents"))
         #expect(modern.compositesByName["Composite"]?.elements.map(\.name) == ["one", "two", "three"])
-        #expect(modern.entitiesByName["Client"]?.userInfo == ["key": "value", "key1": "value"])
+        #expect(modern.entitiesByName["Client"]?.userInfoStrings == ["key": "value", "key1": "value"])
     }
 }

@@ -15,7 +15,7 @@ struct ModelCacheWritingTests {
 
     private func describe(_ model: NSManagedObjectModel) -> [String] {
         model.entities.sorted { $0.entityName < $1.entityName }.flatMap { entity in
-            ["\(entity.entityName) < \(entity.superentity?.entityName ?? "-") abstract=\(entity.isAbstract) unique=\(entity.uniquenessConstraints) indexes=\(entity.indexes.map(\.name))"]
+            ["\(entity.entityName) < \(entity.superentity?.entityName ?? "-") abstract=\(entity.isAbstract) unique=\(entity.uniquenessConstraintNames) indexes=\(entity.indexes.map(\.name))"]
                 + entity.ownProperties.sorted { $0.name < $1.name }.map { property in
                     switch property {
                     case let attribute as NSAttributeDescription:
@@ -34,7 +34,7 @@ struct ModelCacheWritingTests {
         let back = try roundTrip(model)
         #expect(back.entityVersionHashesByName == model.entityVersionHashesByName)
         #expect(describe(back) == describe(model))
-        #expect(back.configurations == model.configurations && back.versionIdentifiers == model.versionIdentifiers)
+        #expect(back.configurations == model.configurations && back.versionIdentifierStrings == model.versionIdentifierStrings)
     }
 
     @Test(.enabled(if: Fixtures.isAvailable, "../shared/fixtures is absent"), arguments: Fixtures.allStores())

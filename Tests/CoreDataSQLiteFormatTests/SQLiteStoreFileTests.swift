@@ -22,7 +22,7 @@ struct SQLiteStoreFileTests {
         #expect(hashes == store.metadata.versionHashes)
         if let digest = store.metadata.versionHashesDigest { #expect(model.versionHashesDigest == digest) }
         if let checksum = store.metadata.versionChecksum { #expect(model.versionChecksum == checksum) }
-        #expect(model.versionIdentifiers == store.metadata.versionIdentifiers)
+        #expect(model.versionIdentifierStrings == store.metadata.versionIdentifiers)
     }
 
     @Test("row counts equal SELECT count(*) GROUP BY Z_ENT", arguments: stores)

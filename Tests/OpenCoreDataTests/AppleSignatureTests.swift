@@ -102,7 +102,7 @@ struct AppleSignatureTests {
 
         // NSManagedObjectModel
         model.setEntities([author], forConfigurationName: "Authors")
-        #expect(model.entities(forConfigurationName: "Authors").map(\.name) == ["Author"])
+        #expect(model.entities(forConfigurationName: "Authors")?.map(\.name) == ["Author"])
         #expect(model.configurations == ["Authors"])
     }
 

@@ -49,7 +49,7 @@ private struct ArchiveWriter {
         let names = model.entities.map { builder.addString($0.entityName) }
         let entities = try builder.addDictionary(keys: names, values: model.entities.map { entityReferences[ObjectIdentifier($0)]! },
                                                  className: "NSMutableDictionary")
-        let identifiers = builder.addArray(model.versionIdentifiers.map { builder.addString($0) }, className: "NSSet")
+        let identifiers = builder.addArray(model.versionIdentifierStrings.map { builder.addString($0) }, className: "NSSet")
         var configurationKeys: [ArchivedObjectReference] = [], configurationValues: [ArchivedObjectReference] = []
         for (name, members) in model.configurationsByName.sorted(by: { $0.key < $1.key }) {
             configurationKeys.append(builder.addString(name))
@@ -89,7 +89,7 @@ private struct ArchiveWriter {
         let subentities = try builder.addDictionary(
             keys: entity.subentities.map { builder.addString($0.entityName) },
             values: entity.subentities.map { entityReferences[ObjectIdentifier($0)]! }, className: "NSMutableDictionary")
-        let constraints = builder.addArray(entity.uniquenessConstraints.map { names in
+        let constraints = builder.addArray(entity.uniquenessConstraintNames.map { names in
             builder.addArray(names.map { builder.addString($0) })
         }, className: "NSMutableArray")
         let indexes = try builder.addArray(entity.indexes.map { try fetchIndex($0, entityReference: reference) }, className: "NSMutableArray")
@@ -101,11 +101,11 @@ private struct ArchiveWriter {
         var fields: [String: PropertyListValue] = [
             "NSEntityName": builder.addString(entity.entityName).uid,
             "NSProperties": properties.uid, "NSSubentities": subentities.uid,
-            "NSManagedObjectModel": modelReference.uid, "NSUserInfo": try userInfo(entity.userInfo).uid,
+            "NSManagedObjectModel": modelReference.uid, "NSUserInfo": try userInfo(entity.userInfoStrings).uid,
             "NSUniqueTuples": constraints.uid, "NSFetchIndexDescriptions": indexes.uid, "NSCompoundIndexes": compoundIndexes.uid,
             "NSIsAbstract": .bool(entity.isAbstract),
         ]
-        fields["NSClassNameForEntity"] = optionalString(entity.managedObjectClassName)
+        fields["NSClassNameForEntity"] = optionalString(entity.representedClassName)
         fields["NSVersionHashModifier"] = optionalString(entity.versionHashModifier)
         fields["NSRenamingIdentifier"] = optionalString(entity.renamingIdentifier ?? entity.entityName)
         fields["NSSuperentity"] = entity.superentity.flatMap { entityReferences[ObjectIdentifier($0)] }?.uid ?? KeyedArchiveBuilder.nullReference.uid
@@ -130,7 +130,7 @@ private struct ArchiveWriter {
         var fields: [String: PropertyListValue] = [
             "NSPropertyName": builder.addString(property.name).uid, "NSEntity": entityReference.uid,
             "_P": .integer(propertyFlags(property)), "NSIsOptional": .bool(property.isOptional),
-            "NSUserInfo": try userInfo(property.userInfo).uid,
+            "NSUserInfo": try userInfo(property.userInfoStrings).uid,
         ]
         if property.isTransient { fields["NSIsTransient"] = .bool(true) }
         if property.isIndexed { fields["NSIsIndexed"] = .bool(true) }

@@ -18,9 +18,16 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// derived from `name`, so the many reads on fetch and save paths stay a plain load.
     package private(set) var entityName: String
     private var hasName: Bool
-    /// The class that represents the entity's objects (Xcode's `representedClassName`); implicitly unwrapped as
-    /// Apple's, so `let name: String = entity.managedObjectClassName` compiles (it reads nil when the model names none).
-    public var managedObjectClassName: String!
+    /// The name of the class that represents the entity's objects; `NSManagedObject` when the model names none, as
+    /// Apple's reads. Implicitly unwrapped as Apple's, so `let name: String = entity.managedObjectClassName` compiles;
+    /// setting nil goes back to naming no class.
+    public var managedObjectClassName: String! {
+        get { representedClassName ?? "NSManagedObject" }
+        set { representedClassName = newValue }
+    }
+    /// The class name the model itself gives (Xcode's `representedClassName`), nil when it gives none: what model
+    /// files and the schema report record, and what the subclass lookup reads.
+    package var representedClassName: String?
     public var isAbstract: Bool = false
     public internal(set) var superentity: NSEntityDescription? {
         get { superentityReference.entity }
@@ -58,18 +65,54 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
     public private(set) var ownProperties: [NSPropertyDescription] = [] {
         didSet { Self.propertiesDidChange() }
     }
-    public var userInfo: [String: String] = [:]
+    /// The entity's user info, as Apple's `[AnyHashable: Any]?`: what the model file gives (strings), or anything set
+    /// in code, read back as set (empty, not nil, when there is none). Model files record it as text (`ModelUserInfo`).
+    public var userInfo: [AnyHashable: Any]? {
+        get { userInfoEntries }
+        set { userInfoEntries = newValue ?? [:] }
+    }
+    private var userInfoEntries: [AnyHashable: Any] = [:]
+    /// The user info as model files record it: string keys and values (see `ModelUserInfo`).
+    package var userInfoStrings: [String: String] {
+        get { ModelUserInfo.strings(userInfoEntries) }
+        set { userInfoEntries = ModelUserInfo.dictionary(newValue) }
+    }
     public var versionHashModifier: String?
     /// The name this entity had in the previous model version (Xcode's `elementID`).
     public var renamingIdentifier: String?
-    /// Uniqueness constraints: each is a list of property names whose values together must be unique.
-    public var uniquenessConstraints: [[String]] = []
+    /// Uniqueness constraints, as Apple's `[[Any]]`: each lists the properties whose values together must be unique,
+    /// each property given by its name (`String`) or its description (an `NSPropertyDescription`); they read back as
+    /// they were set. Any other entry stops the program with a message naming it, as Apple's setter raises.
+    public var uniquenessConstraints: [[Any]] {
+        get { constraintElements.map { $0.map(\.value) } }
+        set {
+            constraintElements = newValue.enumerated().map { index, constraint in
+                constraint.map { entry in
+                    guard let element = UniquenessConstraintElement(entry) else {
+                        preconditionFailure("uniqueness constraint \(index + 1) of entity \(entityName) holds \(type(of: entry)) "
+                                            + "\(entry); each entry must be a property name (String) or an NSPropertyDescription")
+                    }
+                    return element
+                }
+            }
+        }
+    }
+    /// The constraints as set, each entry a name or a property.
+    private var constraintElements: [[UniquenessConstraintElement]] = []
+    /// The uniqueness constraints as lists of property names: what the store schema, model files, version hashes
+    /// and the schema report read (a property given by its description counts by its current name).
+    package var uniquenessConstraintNames: [[String]] {
+        get { constraintElements.map { $0.map(\.propertyName) } }
+        set { constraintElements = newValue.map { $0.map(UniquenessConstraintElement.name) } }
+    }
     /// Fetch indexes (Xcode's `fetchIndex` elements).
     public var indexes: [NSFetchIndexDescription] = []
     /// Legacy compound indexes (Xcode 7–8 `compoundIndexes`): each is a list of property names.
     public var compoundIndexes: [[String]] = []
-    /// The model that owns this entity (a weak back reference).
-    public internal(set) weak var managedObjectModel: NSManagedObjectModel?
+    /// The model that owns this entity. Implicitly unwrapped, so Apple's `entity.managedObjectModel.entities`
+    /// compiles; a weak back reference underneath (the model owns its entities), which reads nil before the entity is
+    /// added to a model and after the model is gone.
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel!
     /// `allProperties` and `propertiesByName`, computed once per model generation (see `PropertyCache`).
     let propertyCache = Mutex<PropertyCache?>(nil)
     /// What weak references to this entity point at (see `WeakEntityReference`).
@@ -218,5 +261,33 @@ package enum EntityOrdering {
         let left = lhs.lowercased(), right = rhs.lowercased()
         if left != right { return left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars) }
         return lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars)
+    }
+}
+
+/// One entry of a uniqueness constraint: a property's name, or the property.
+private enum UniquenessConstraintElement {
+    case name(String)
+    case property(NSPropertyDescription)
+
+    init?(_ entry: Any) {
+        switch entry {
+        case let name as String: self = .name(name)
+        case let property as NSPropertyDescription: self = .property(property)
+        default: return nil
+        }
+    }
+
+    var value: Any {
+        switch self {
+        case .name(let name): name
+        case .property(let property): property
+        }
+    }
+
+    var propertyName: String {
+        switch self {
+        case .name(let name): name
+        case .property(let property): property.name
+        }
     }
 }

@@ -18,8 +18,31 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// Named configurations, each listing the names of its member entities.
     public var configurationsByName: [String: [String]] = [:]
     public var fetchRequestTemplatesByName: [String: FetchRequestTemplate] = [:]
-    /// The model's version identifiers (Xcode's "Model Version Identifier"); stores record them in metadata.
-    public var versionIdentifiers: [String] = []
+    /// The model's version identifiers (Xcode's "Model Version Identifier"), as Apple's `Set<AnyHashable>`. Stores
+    /// record them in their metadata and model files as text: a string as it is, any other value as
+    /// `String(describing:)` of it (see `versionIdentifierStrings`).
+    public var versionIdentifiers: Set<AnyHashable> {
+        get { Set(orderedVersionIdentifiers) }
+        set {
+            // A set has no order; sorting by the recorded text keeps the metadata a model writes the same every time.
+            orderedVersionIdentifiers = newValue.sorted { Self.text(of: $0) < Self.text(of: $1) }
+        }
+    }
+    /// The identifiers in the order the model file or store metadata gave them.
+    private var orderedVersionIdentifiers: [AnyHashable] = []
+    /// The version identifiers as model files and store metadata record them (see `versionIdentifiers`), in the
+    /// order the model file gave them.
+    package var versionIdentifierStrings: [String] {
+        get { orderedVersionIdentifiers.map(Self.text(of:)) }
+        set {
+            var seen = Set<String>()
+            orderedVersionIdentifiers = newValue.filter { seen.insert($0).inserted }.map(AnyHashable.init)
+        }
+    }
+
+    private static func text(of identifier: AnyHashable) -> String {
+        identifier.base as? String ?? String(describing: identifier.base)
+    }
     /// iOS 17 composite attribute types, by name.
     public var compositesByName: [String: CompositeDescription] = [:]
     /// Where the model was read from, for messages.
@@ -35,11 +58,24 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// The configuration names, sorted.
     public var configurations: [String] { configurationsByName.keys.sorted() }
 
-    /// The entities of a configuration; nil or an unknown name gives all entities, as Core Data does.
-    public func entities(forConfigurationName name: String?) -> [NSEntityDescription] {
-        guard let name, let members = configurationsByName[name] else { return entities }
+    /// The name Core Data gives the configuration that holds every entity (what a store added with no configuration
+    /// name uses).
+    package static let defaultConfigurationName = "PF_DEFAULT_CONFIGURATION_NAME"
+
+    /// The entities of a configuration, as Apple's method answers: all entities for nil and for
+    /// `PF_DEFAULT_CONFIGURATION_NAME`, the members of a configuration the model declares (Xcode's `Default` only if
+    /// the model declares one of that name), and nil for any other name.
+    public func entities(forConfigurationName name: String?) -> [NSEntityDescription]? {
+        guard let name else { return entities }
+        guard let members = configurationsByName[name] else { return name == Self.defaultConfigurationName ? entities : nil }
         let byName = entitiesByName
         return members.compactMap { byName[$0] }
+    }
+
+    /// The entities a store of configuration `name` holds: those of `entities(forConfigurationName:)`, and all
+    /// entities for a name the model does not declare (a store keeps what the model gives it rather than nothing).
+    package func configurationEntities(_ name: String?) -> [NSEntityDescription] {
+        entities(forConfigurationName: name) ?? entities
     }
 
     /// Makes `entities` (entities of this model) the members of the configuration `name`, as Apple's method does.
@@ -63,7 +99,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// Whether a store whose metadata is `metadata` can be opened with this model: its recorded entity hashes
     /// (`NSStoreModelVersionHashes`) are exactly this model's.
     public func isConfiguration(withName configuration: String?, compatibleWithStoreHashes storeHashes: [String: Data]) -> Bool {
-        let mine = Dictionary(entities(forConfigurationName: configuration).map { ($0.entityName, $0.versionHash) },
+        let mine = Dictionary(configurationEntities(configuration).map { ($0.entityName, $0.versionHash) },
                               uniquingKeysWith: { first, _ in first })
         // A named configuration answers for its own entities only: the store may hold the model's other entities.
         return mine == (configuration == nil ? storeHashes : storeHashes.filter { mine[$0.key] != nil })

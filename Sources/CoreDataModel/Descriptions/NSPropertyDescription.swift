@@ -9,8 +9,10 @@ open class NSPropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public var name: String {
         didSet { NSEntityDescription.propertiesDidChange() }
     }
-    /// The entity that declares this property (a weak back reference: the entity owns its properties).
-    public internal(set) var entity: NSEntityDescription? {
+    /// The entity that declares this property. Implicitly unwrapped, so Apple's `property.entity.name` compiles, and
+    /// `property.entity?.name` too; a weak back reference underneath (the entity owns its properties), which reads nil
+    /// before the property is added to an entity and after the entity is gone.
+    public internal(set) var entity: NSEntityDescription! {
         get { entityReference.entity }
         set { entityReference = WeakEntityReference(newValue) }
     }
@@ -22,7 +24,19 @@ open class NSPropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public var isIndexed: Bool = false
     public var isIndexedBySpotlight: Bool = false
     public var isStoredInExternalRecord: Bool = false
-    public var userInfo: [String: String] = [:]
+    /// The property's user info, as Apple's `[AnyHashable: Any]?`: what the model file gives (strings), or anything
+    /// set in code, read back as set (empty, not nil, when there is none). Model files record it as text
+    /// (`ModelUserInfo`).
+    public var userInfo: [AnyHashable: Any]? {
+        get { userInfoEntries }
+        set { userInfoEntries = newValue ?? [:] }
+    }
+    private var userInfoEntries: [AnyHashable: Any] = [:]
+    /// The user info as model files record it: string keys and values (see `ModelUserInfo`).
+    package var userInfoStrings: [String: String] {
+        get { ModelUserInfo.strings(userInfoEntries) }
+        set { userInfoEntries = ModelUserInfo.dictionary(newValue) }
+    }
     /// Mixed into the version hash to force a new hash when the stored format changes but the model does not.
     public var versionHashModifier: String?
     /// The name this property had in the previous model version (Xcode's "Renaming ID", `elementID`).

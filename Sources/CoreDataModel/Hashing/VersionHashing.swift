@@ -22,7 +22,7 @@ package enum VersionHashing {
         if let modifier = entity.versionHashModifier, !modifier.isEmpty {
             bytes += Array(modifier.utf8)
         }
-        let constraints = entity.uniquenessConstraints
+        let constraints = entity.uniquenessConstraintNames
             .map { $0.joined(separator: ".") }
             .sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
         for constraint in constraints where !constraint.isEmpty {

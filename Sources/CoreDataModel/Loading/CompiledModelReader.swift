@@ -83,7 +83,7 @@ private struct ModelArchiveDecoder {
             }
         }
         if let identifiers = try root.object(forKey: "NSVersionIdentifiers") {
-            model.versionIdentifiers = try identifiers.elements().map { try string($0, role: "version identifier") }.sorted()
+            model.versionIdentifierStrings = try identifiers.elements().map { try string($0, role: "version identifier") }.sorted()
         }
         if let configurations = try root.object(forKey: "NSConfigurations") {
             for (key, value) in try configurations.dictionaryEntries() {
@@ -131,13 +131,13 @@ private struct ModelArchiveDecoder {
             throw ModelError(file: file, reason: "an entity in the archive has no name (\(archived.reference))")
         }
         let entity = NSEntityDescription(name: name)
-        entity.managedObjectClassName = try archived.string(forKey: "NSClassNameForEntity")
+        entity.representedClassName = try archived.string(forKey: "NSClassNameForEntity")
         entity.isAbstract = try archived.bool(forKey: "NSIsAbstract") ?? false
         entity.superentityName = try archived.object(forKey: "NSSuperentity")?.string(forKey: "NSEntityName")
         entity.versionHashModifier = try archived.string(forKey: "NSVersionHashModifier")
         entity.renamingIdentifier = try archived.string(forKey: "NSRenamingIdentifier")
         if entity.renamingIdentifier == name { entity.renamingIdentifier = nil }  // compiled models repeat the name
-        entity.userInfo = try userInfo(archived.object(forKey: "NSUserInfo"))
+        entity.userInfoStrings = try userInfo(archived.object(forKey: "NSUserInfo"))
         if let properties = try archived.object(forKey: "NSProperties") {
             // A compiled entity lists inherited properties too; keep only those it declares itself.
             let own = try properties.dictionaryEntries().map { try object($0.value, role: "property") }.filter { property in
@@ -146,7 +146,7 @@ private struct ModelArchiveDecoder {
             entity.setProperties(try own.map(readProperty).sorted { $0.name < $1.name })
         }
         if let tuples = try archived.object(forKey: "NSUniqueTuples") {
-            entity.uniquenessConstraints = try tuples.elements().map { tuple in
+            entity.uniquenessConstraintNames = try tuples.elements().map { tuple in
                 try object(tuple, role: "uniqueness constraint").elements().map { try propertyName($0) }
             }
         }
@@ -225,7 +225,7 @@ private struct ModelArchiveDecoder {
         property.versionHashModifier = try archived.string(forKey: "NSVersionHashModifier")
         property.renamingIdentifier = try archived.string(forKey: "NSRenamingIdentifier")
         if property.renamingIdentifier == name { property.renamingIdentifier = nil }
-        property.userInfo = try userInfo(archived.object(forKey: "NSUserInfo"))
+        property.userInfoStrings = try userInfo(archived.object(forKey: "NSUserInfo"))
         property.validationRules = try validationRules(archived)
         if let attribute = property as? NSAttributeDescription {
             ValidationRuleBuilder.applyBounds(from: property.validationRules, to: attribute)

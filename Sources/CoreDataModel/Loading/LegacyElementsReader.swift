@@ -69,7 +69,7 @@ private struct LegacyModelDecoder {
                 model.fetchRequestTemplatesByName[template.name] = template
             }
         }
-        model.versionIdentifiers = try versionIdentifiers(root)
+        model.versionIdentifierStrings = try versionIdentifiers(root)
         model.configurationsByName = try configurations(root)
         model.entities = entities.sorted { $0.entityName < $1.entityName }
         try model.link()
@@ -130,11 +130,11 @@ private struct LegacyModelDecoder {
     private func readEntity(_ archived: ArchivedObject) throws -> NSEntityDescription {
         let entity = NSEntityDescription(name: try elements.elementName(archived, role: "entity"))
         let settings = try elements.settings(of: archived)
-        entity.managedObjectClassName = try settings.string("XD_PSK_entityClassName")
+        entity.representedClassName = try settings.string("XD_PSK_entityClassName")
         entity.isAbstract = try settings.bool("XD_PSK_isAbstract") ?? archived.bool(forKey: "_isAbstract") ?? false
         entity.versionHashModifier = try settings.string("XD_PSK_versionHashModifier")
         entity.renamingIdentifier = try settings.string("XD_PSK_elementID")
-        entity.userInfo = try settings.userInfo("XD_PSK_userInfo")
+        entity.userInfoStrings = try settings.userInfo("XD_PSK_userInfo")
         entity.superentityName = try superentityName(of: archived, entity: entity.entityName)
         var seen = Set<ArchivedObjectReference>()
         var names = Set<String>()
@@ -201,7 +201,7 @@ private struct LegacyModelDecoder {
         property.isStoredInExternalRecord = try settings.bool("XD_PPSK_isStoredInTruthFile") ?? false
         property.versionHashModifier = try settings.string("XD_PPSK_versionHashModifier")
         property.renamingIdentifier = try settings.string("XD_PPSK_elementID")
-        property.userInfo = try settings.userInfo("XD_PPSK_userInfo")
+        property.userInfoStrings = try settings.userInfo("XD_PPSK_userInfo")
         return property
     }
 

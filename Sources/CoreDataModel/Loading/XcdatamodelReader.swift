@@ -19,7 +19,7 @@ package struct XcdatamodelReader {
         let model = NSManagedObjectModel()
         model.sourceDescription = file
         if let identifier = root["userDefinedModelVersionIdentifier"] {
-            model.versionIdentifiers = [identifier]
+            model.versionIdentifierStrings = [identifier]
         }
         var entities: [NSEntityDescription] = []
         for child in root.children {
@@ -52,7 +52,7 @@ package struct XcdatamodelReader {
 
     private func readEntity(_ element: XMLElementNode) throws(ModelError) -> NSEntityDescription {
         let entity = NSEntityDescription(name: try required("name", of: element))
-        entity.managedObjectClassName = element["representedClassName"]
+        entity.representedClassName = element["representedClassName"]
         entity.superentityName = element["parentEntity"]
         entity.isAbstract = element.flag("isAbstract")
         entity.renamingIdentifier = element["elementID"]
@@ -66,7 +66,7 @@ package struct XcdatamodelReader {
             case "fetchedProperty":
                 entity.addProperty(try readFetchedProperty(child))
             case "uniquenessConstraints":
-                entity.uniquenessConstraints = try child.children(named: "uniquenessConstraint").map { constraint throws(ModelError) in
+                entity.uniquenessConstraintNames = try child.children(named: "uniquenessConstraint").map { constraint throws(ModelError) in
                     try constraint.children(named: "constraint").map { value throws(ModelError) in try required("value", of: value) }
                 }
             case "fetchIndex":
@@ -76,7 +76,7 @@ package struct XcdatamodelReader {
                     try index.children(named: "index").map { value throws(ModelError) in try required("value", of: value) }
                 }
             case "userInfo":
-                entity.userInfo = readUserInfo(child)
+                entity.userInfoStrings = readUserInfo(child)
             default:
                 continue
             }
@@ -174,7 +174,7 @@ package struct XcdatamodelReader {
         property.renamingIdentifier = element["elementID"]
         property.versionHashModifier = element["versionHashModifier"]
         if let userInfo = element.firstChild(named: "userInfo") {
-            property.userInfo = readUserInfo(userInfo)
+            property.userInfoStrings = readUserInfo(userInfo)
         }
     }
 

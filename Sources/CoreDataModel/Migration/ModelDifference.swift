@@ -18,7 +18,7 @@ public struct ModelDifference: Sendable, Equatable, CustomStringConvertible {
     /// Compares the store's recorded hashes (and, when known, its own model) with `model`'s entities of
     /// `configuration`.
     public init(storeHashes: [String: Data], storeModel: NSManagedObjectModel?, model: NSManagedObjectModel, configuration: String? = nil) {
-        let entities = model.entities(forConfigurationName: configuration)
+        let entities = model.configurationEntities(configuration)
         let mine = Dictionary(entities.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
         var changes: [EntityChange] = []
         for name in Set(storeHashes.keys).union(mine.keys).sorted() {

@@ -22,7 +22,8 @@ public final class NSPropertyMapping: @unchecked Sendable, CustomStringConvertib
     /// The value expression in Apple's expression syntax. OpenCoreData keeps the format string; the SQLite
     /// migrator runs `$source.<key>` expressions (what inference produces) as SQL.
     public var valueExpression: String?
-    public var userInfo: [String: String] = [:]
+    /// Anything the migration code wants to keep with the mapping (Apple's `[AnyHashable: Any]?`).
+    public var userInfo: [AnyHashable: Any]?
 
     public init(name: String? = nil, valueExpression: String? = nil) {
         self.name = name
@@ -54,7 +55,8 @@ public final class NSEntityMapping: @unchecked Sendable, CustomStringConvertible
     public var entityMigrationPolicyClassName: String?
     /// `FETCH(…)` expression selecting the source instances, as Apple's generated mappings carry it.
     public var sourceExpression: String?
-    public var userInfo: [String: String] = [:]
+    /// Anything the migration code wants to keep with the mapping (Apple's `[AnyHashable: Any]?`).
+    public var userInfo: [AnyHashable: Any]?
 
     public init(name: String, mappingType: NSEntityMappingType, sourceEntityName: String?, destinationEntityName: String?) {
         self.name = name

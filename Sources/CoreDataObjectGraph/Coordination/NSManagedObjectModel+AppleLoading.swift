@@ -10,7 +10,7 @@ extension NSManagedObjectModel {
         self.init(entities: loaded.entities)
         configurationsByName = loaded.configurationsByName
         fetchRequestTemplatesByName = loaded.fetchRequestTemplatesByName
-        versionIdentifiers = loaded.versionIdentifiers
+        versionIdentifierStrings = loaded.versionIdentifierStrings
         compositesByName = loaded.compositesByName
         sourceDescription = loaded.sourceDescription
     }
@@ -31,7 +31,7 @@ extension NSManagedObjectModel {
         for model in models {
             configurationsByName.merge(model.configurationsByName) { $0 + $1 }
             fetchRequestTemplatesByName.merge(model.fetchRequestTemplatesByName) { first, _ in first }
-            versionIdentifiers += model.versionIdentifiers
+            versionIdentifierStrings += model.versionIdentifierStrings
         }
     }
 

@@ -62,7 +62,7 @@ extension NSPersistentStoreCoordinator {
                                     + "(its stores: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
         }
         let entity = try entity(named: uri.entityName)
-        guard managedObjectModel.entities(forConfigurationName: store.configuration).contains(where: { $0 === entity }) else {
+        guard managedObjectModel.configurationEntities(store.configuration).contains(where: { $0 === entity }) else {
             throw CoreDataError(.persistentStoreOperation,
                                 "\(url.absoluteString): entity \(entity.entityName) is not in the configuration of store \(store.storeIdentifier)")
         }

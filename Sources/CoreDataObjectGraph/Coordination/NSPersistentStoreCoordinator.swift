@@ -114,7 +114,7 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
 
     /// Whether `store`'s configuration includes `entity`.
     func holds(_ store: NSPersistentStore, _ entity: NSEntityDescription) -> Bool {
-        managedObjectModel.entities(forConfigurationName: store.configuration).contains { $0 === entity || $0.entityName == entity.entityName }
+        managedObjectModel.configurationEntities(store.configuration).contains { $0 === entity || $0.entityName == entity.entityName }
     }
 
     /// The store that holds (or, for an unsaved object, will hold) the object `id`: its own store, else the store it

@@ -12,7 +12,7 @@ struct StoreCopier {
     var progress: ((Int, Int) -> Void)?
 
     func copyObjects() throws {
-        let entities = source.managedObjectModel.entities(forConfigurationName: sourceStore.configuration).filter { !$0.isAbstract }
+        let entities = source.managedObjectModel.configurationEntities(sourceStore.configuration).filter { !$0.isAbstract }
         for entity in entities where try source.store(for: entity) !== sourceStore {
             throw CoreDataError(.persistentStoreOperation,
                                 "entity \(entity.entityName) is held by another store of the coordinator, so its objects cannot be read from "

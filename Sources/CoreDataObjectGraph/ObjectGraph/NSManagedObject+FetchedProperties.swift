@@ -97,6 +97,7 @@ extension NSManagedObject {
                 }
             case let dictionary as [String: String]: current = dictionary[key]
             case let dictionary as [String: Any]: current = dictionary[key]
+            case let dictionary as [AnyHashable: Any]: current = dictionary[key]
             default: current = nil
             }
         }

@@ -91,7 +91,7 @@ extension NSManagedObject {
             var current: NSEntityDescription? = entity
             while let candidate = current {
                 if let type = registry.byEntity[candidate.entityName] { return type }
-                if let className = candidate.managedObjectClassName, let type = registry.resolve(className) { return type }
+                if let className = candidate.representedClassName, let type = registry.resolve(className) { return type }
                 if let type = registry.byNamedEntity[candidate.entityName] { return type }
                 current = candidate.superentity
             }

@@ -85,7 +85,7 @@ extension StoreLayout {
             }
         }
         for entity in members {
-            for constraint in entity.uniquenessConstraints {
+            for constraint in entity.uniquenessConstraintNames {
                 let constrained = constraint.compactMap { columns(forProperty: $0, ofEntity: entity.entityName)?.value }
                 guard constrained.count == constraint.count, !constrained.isEmpty else { continue }
                 let collated = constrained.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")

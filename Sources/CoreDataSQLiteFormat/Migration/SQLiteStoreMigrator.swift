@@ -180,7 +180,7 @@ public enum SQLiteStoreMigrator {
         // The hashes once; the digest and checksum are taken over them.
         let hashes = model.entityVersionHashesByName
         dictionary[StoreMetadata.Key.versionHashes] = .dictionary(hashes.mapValues { .data($0) })
-        dictionary[StoreMetadata.Key.versionIdentifiers] = .array(model.versionIdentifiers.map { .string($0) })
+        dictionary[StoreMetadata.Key.versionIdentifiers] = .array(model.versionIdentifierStrings.map { .string($0) })
         dictionary[StoreMetadata.Key.versionHashesDigest] = .string(VersionHashing.digest(of: hashes))
         dictionary[StoreMetadata.Key.versionChecksum] = .string(VersionHashing.checksum(of: hashes))
         dictionary[StoreMetadata.Key.frameworkVersion] = .integer(SQLiteStoreCreator.frameworkVersion)

@@ -104,7 +104,7 @@ public struct ModelInference {
         }
         let model = NSManagedObjectModel(entities: entries.compactMap { entities[$0.entityNumber] })
         model.sourceDescription = "\(store.path) (inferred)"
-        model.versionIdentifiers = store.metadata.versionIdentifiers
+        model.versionIdentifierStrings = store.metadata.versionIdentifiers
         if unknownCase.contains(where: { _ in true }) {
             notes.append("property names are stored in upper case only: their original case is unknown (shown with ?)")
         }

@@ -36,7 +36,7 @@ enum SchemaReportBuilder {
 
     static func modelSummary(_ model: NSManagedObjectModel, path: String?, versionName: String?) -> SchemaReport.ModelSummary {
         SchemaReport.ModelSummary(
-            path: path, versionName: versionName, versionIdentifiers: model.versionIdentifiers,
+            path: path, versionName: versionName, versionIdentifiers: model.versionIdentifierStrings,
             versionChecksum: model.versionChecksum, versionHashesDigest: model.versionHashesDigest,
             configurations: model.configurations)
     }
@@ -55,12 +55,12 @@ enum SchemaReportBuilder {
             return SchemaReport.Entity(
                 name: entity.entityName, parent: entity.superentity?.entityName,
                 subentities: entity.subentities.map(\.entityName).sorted(), isAbstract: entity.isAbstract,
-                className: entity.managedObjectClassName, versionHash: entity.versionHash.base64EncodedString(),
+                className: entity.representedClassName, versionHash: entity.versionHash.base64EncodedString(),
                 storeVersionHash: storeHashes?[entity.entityName]?.base64EncodedString(),
                 entityNumber: number, table: layout?.table(forEntity: entity.entityName)?.name,
                 rowCount: ownCount, rowCountIncludingSubentities: totalCount,
                 renamingIdentifier: entity.renamingIdentifier, versionHashModifier: entity.versionHashModifier,
-                uniquenessConstraints: entity.uniquenessConstraints,
+                uniquenessConstraints: entity.uniquenessConstraintNames,
                 indexes: entity.indexes.map { index in
                     .init(name: index.name, elements: index.elements.map { element in
                         (element.propertyName ?? element.expressionFormat ?? "?") + (element.isAscending ? "" : " descending")
@@ -75,7 +75,7 @@ enum SchemaReportBuilder {
                 fetchedProperties: entity.allProperties.compactMap { $0 as? NSFetchedPropertyDescription }.map {
                     .init(name: $0.name, entity: $0.fetchEntityName, predicate: $0.predicateFormat)
                 },
-                userInfo: entity.userInfo)
+                userInfo: entity.userInfoStrings)
         }
     }
 
