@@ -55,6 +55,8 @@ extension NSManagedObject {
 
     /// The values of `keys` (all stored properties when nil) as last fetched or saved, before unsaved changes.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        // An object not yet saved was never fetched or saved: it has no committed values, as Apple's has none.
+        if changes.isInserted { return [:] }
         if storedValues == nil { fireFault() }
         let committed = changes.committedStoredValues ?? storedValues ?? []
         var result: [String: Any] = [:]
