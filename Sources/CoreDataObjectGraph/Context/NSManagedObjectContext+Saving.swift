@@ -51,11 +51,21 @@ extension NSManagedObjectContext {
         if !errors.isEmpty {
             throw errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors)
         }
-        let written = [inserted, updated, deleted].joined()
-        let store = try coordinator.store(for: written.first!.entity)
+        // An object whose only changes are to transient properties has nothing for the store: it is saved (its hooks
+        // run, it is announced as updated) without a write.
+        let storedUpdates = updated.allSatisfy(\.changes.hasStoredChanges) ? updated : updated.filter(\.changes.hasStoredChanges)
+        let written = [inserted, storedUpdates, deleted].joined()
+        guard let firstWritten = written.first else {
+            didSave(inserted: [], permanentIDs: [], updated: updated, updatedVersions: updated.map(\.snapshotVersion),
+                    deleted: [], coordinator: coordinator)
+            for object in updated { object.didSave() }
+            postDidSave(inserted: [], updated: updated, deleted: [])
+            return
+        }
+        let store = try coordinator.store(for: firstWritten.entity)
         // One lookup per entity, not per object (and no hashing while the entity stays the same).
-        var checkedEntities: Set<ObjectIdentifier> = [ObjectIdentifier(written.first!.entity)]
-        var lastEntity = written.first!.entity
+        var checkedEntities: Set<ObjectIdentifier> = [ObjectIdentifier(firstWritten.entity)]
+        var lastEntity = firstWritten.entity
         for object in written where object.entity !== lastEntity {
             lastEntity = object.entity
             guard checkedEntities.insert(ObjectIdentifier(object.entity)).inserted else { continue }
@@ -63,24 +73,29 @@ extension NSManagedObjectContext {
                 throw CoreDataError(.persistentStoreSave, "saving to several stores at once is not supported yet")
             }
         }
-        let request = SaveRequest(inserted: inserted, updated: updated, deleted: deleted)
+        let request = SaveRequest(inserted: inserted, updated: storedUpdates, deleted: deleted)
         let outcome: SaveOutcome
         // The version of each of `updated` after the save, in order.
-        let updatedVersions: [Int64]
+        var updatedVersions: [Int64]
         do {
             outcome = try coordinator.withLock { try store.save(request) }
             updatedVersions = outcome.updatedVersions
         } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
             // Resolve once with the store's current rows, then write again; a second conflict is reported.
-            let conflicting = (updated + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
+            let conflicting = (storedUpdates + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
             let fresh = try coordinator.withLock { try store.snapshots(for: conflicting.map(\.objectID)) }
             mergePolicy.resolve(conflicting, storeSnapshots: fresh)
-            let rewritten = updated.filter(\.hasChanges)
+            let rewritten = storedUpdates.filter(\.changes.hasStoredChanges)
             outcome = try coordinator.withLock {
                 try store.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
             }
             // Objects the merge left unchanged were not written and keep the version they were resolved at.
             let versions = Dictionary(uniqueKeysWithValues: zip(rewritten.map(ObjectIdentifier.init), outcome.updatedVersions))
+            updatedVersions = storedUpdates.map { versions[ObjectIdentifier($0)] ?? $0.snapshotVersion }
+        }
+        if storedUpdates.count != updated.count {
+            // Objects with only transient changes were not written and keep their version.
+            let versions = Dictionary(uniqueKeysWithValues: zip(storedUpdates.map(ObjectIdentifier.init), updatedVersions))
             updatedVersions = updated.map { versions[ObjectIdentifier($0)] ?? $0.snapshotVersion }
         }
         didSave(inserted: inserted, permanentIDs: outcome.permanentIDs, updated: updated, updatedVersions: updatedVersions,

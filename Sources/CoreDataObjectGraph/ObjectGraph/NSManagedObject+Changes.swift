@@ -5,7 +5,9 @@ extension NSManagedObject {
     public var isInserted: Bool { changes.isInserted }
     public var isDeleted: Bool { changes.isDeleted }
     /// Whether the object has stored changes that a save would write.
-    public var isUpdated: Bool { !changes.isInserted && !changes.isDeleted && (!changes.changedSlots.isEmpty || !changes.committedToMany.isEmpty) }
+    /// Changed and neither inserted nor deleted; a change to a transient property counts, as Apple's does (the object is
+    /// among the context's `updatedObjects`; `hasPersistentChangedValues` tells the two apart).
+    public var isUpdated: Bool { !changes.isInserted && !changes.isDeleted && (changes.hasStoredChanges || changes.hasTransientChanges) }
     public var hasChanges: Bool { changes.hasChanges }
 
     /// The changed stored properties and their new values (to-many relationships as sets of objects).
@@ -107,6 +109,7 @@ extension NSManagedObject {
             // Kept even when nil (a set nil is not the model's default), and the context learns of the change, so a
             // child's save carries it to its parent as Apple's does.
             transientValues[key] = value as Any
+            changes.hasTransientChanges = true
             managedObjectContext?.objectDidChange(self)
             return
         }
