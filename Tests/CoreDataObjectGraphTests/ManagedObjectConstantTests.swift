@@ -38,4 +38,20 @@ struct ManagedObjectConstantTests {
             #expect(recipes.allSatisfy { ($0.value(forKey: "chef") as? NSManagedObject) === chef })
         }
     }
+
+    /// CoreDataPlus batch-faults the faults of several entities with one list per entity fetch (`self IN %@` with all
+    /// of them): an object of another entity is simply none of the fetched entity's objects.
+    @Test func selfInAListMixingEntitiesMatchesTheFetchedEntitysObjects() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 2, recipes: 6)
+        let stack = try TestStack(storeURL: url, model: model)
+        try stack.context.performAndWait {
+            let recipes = Array(try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Recipe")).prefix(2))
+            let chefs = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Chef"))
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Recipe")
+            request.predicate = Predicates.NSPredicate(format: "self IN %@", argumentArray: [chefs + recipes])
+            #expect(Set(try stack.context.fetch(request).map(\.objectID)) == Set(recipes.map(\.objectID)))
+            request.predicate = Predicates.NSPredicate(format: "self IN %@", argumentArray: [chefs])
+            #expect(try stack.context.fetch(request).isEmpty)
+        }
+    }
 }

@@ -53,6 +53,15 @@ extension PredicateCompilation {
             "it compares \(kind) values with the constant \(constant.predicateFormat), which is of another type")
     }
 
+    /// Whether `constant` is a store object of an entity outside the tree rooted at `rootName` (one this model has).
+    func isObject(_ constant: ConstantValue, outsideTreeOf rootName: String) -> Bool {
+        guard case .object(let object) = constant,
+              let reference = (object.value as? any StoreObjectReference)
+                ?? (object.value as? any StoreObjectReferencing)?.storeObjectReference,
+              let root = model.entitiesByName[reference.entityName]?.rootEntity.entityName else { return false }
+        return root != rootName
+    }
+
     /// The text of a string constant given to a string operator.
     func encodeString(
         _ constant: ConstantValue, _ operatorType: ComparisonOperator, format: String
