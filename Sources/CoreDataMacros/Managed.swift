@@ -16,6 +16,9 @@
 /// attribute), to-one relationships as the destination's class, to-many ones as `Set<Destination>`, `NSSet` or
 /// (ordered) `NSOrderedSet` or `[Destination]`. `@Managed("other_key")` names a property of another name.
 ///
+/// A property named `primitive<Key>` (`@Managed private var primitiveUpdatedAt: Date`) is the primitive accessor of
+/// `<key>`, as Apple's `@NSManaged var primitiveUpdatedAt` is: it reads and writes `updatedAt`'s stored value.
+///
 @attached(accessor)
 public macro Managed() = #externalMacro(module: "CoreDataMacrosPlugin", type: "ManagedMacro")
 

@@ -35,7 +35,7 @@ public struct ManagedMacro: AccessorMacro {
         }
         // A property named with backticks (`` `default` ``) has the key without them.
         let name = identifier.text.hasPrefix("`") ? String(identifier.text.dropFirst().dropLast()) : identifier.text
-        let key = try explicitKey(node) ?? name
+        let key = try explicitKey(node) ?? primitiveKey(name) ?? name
         return [
             "get { managedValue(forKey: \(literal: key), keyPath: \\.\(identifier.trimmed)) }",
             "set { setManagedValue(newValue, forKey: \(literal: key)) }",
@@ -70,6 +70,17 @@ public struct ManagedAccessorMacro: BodyMacro {
 }
 
 extension ManagedMacro {
+    /// The key whose stored value a property named `primitive<Key>` stands for, or nil for another name: Apple's
+    /// `@NSManaged var primitiveUpdatedAt: Date` is Core Data's primitive accessor of `updatedAt` (the runtime answers
+    /// `primitive<Key>` for every modelled key), which custom accessors and `awakeFromInsert()` use.
+    static func primitiveKey(_ name: String) -> String? {
+        let rest = name.dropFirst("primitive".count)
+        guard name.hasPrefix("primitive"), let first = rest.first, first.isUppercase else { return nil }
+        // `primitiveURL` stands for `URL`, as key-value coding keeps a leading acronym's case.
+        if let second = rest.dropFirst().first, second.isUppercase { return String(rest) }
+        return first.lowercased() + rest.dropFirst()
+    }
+
     /// The key written as the macro's argument (`@Managed("other_key")`), or nil without one.
     static func explicitKey(_ node: AttributeSyntax) throws -> String? {
         guard let argument = node.arguments?.as(LabeledExprListSyntax.self)?.first else { return nil }

@@ -63,6 +63,45 @@ struct ManagedMacroTests {
             """)
     }
 
+    /// Apple's `@NSManaged private var primitiveUpdatedAt: Date` is the primitive accessor of `updatedAt`; a name
+    /// that merely starts with "primitive" (`primitives`, `primitivelyPriced`) keeps its own key.
+    @Test func aPrimitiveNameStandsForItsKeysStoredValue() {
+        expect("""
+            extension Person {
+                @Managed private var primitiveUpdatedAt: Date
+                @Managed private var primitiveURL: URL?
+                @Managed var primitives: Int
+            }
+            """, expands: """
+            extension Person {
+                private var primitiveUpdatedAt: Date {
+                    get {
+                        managedValue(forKey: "updatedAt", keyPath: \\.primitiveUpdatedAt)
+                    }
+                    set {
+                        setManagedValue(newValue, forKey: "updatedAt")
+                    }
+                }
+                private var primitiveURL: URL? {
+                    get {
+                        managedValue(forKey: "URL", keyPath: \\.primitiveURL)
+                    }
+                    set {
+                        setManagedValue(newValue, forKey: "URL")
+                    }
+                }
+                var primitives: Int {
+                    get {
+                        managedValue(forKey: "primitives", keyPath: \\.primitives)
+                    }
+                    set {
+                        setManagedValue(newValue, forKey: "primitives")
+                    }
+                }
+            }
+            """)
+    }
+
     @Test func xcodesToManyAccessorsCallTheLiveSet() {
         expect("""
             extension Recipe {

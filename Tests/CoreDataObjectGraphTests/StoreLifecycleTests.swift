@@ -147,7 +147,10 @@ final class StoreLifecycleTests: XCTestCase {
 
     // MARK: Destroying, replacing, moving
 
-    func testDestroyPersistentStoreRemovesTheStoreItsJournalsAndItsExternalData() throws {
+    /// Apple's header: "It is not possible to unlink a database file safely out from underneath another thread or
+    /// process, so this API performs a truncation"; code written for Apple's platforms (CoreDataPlus's
+    /// `destroyStore(at:)`) removes the file itself afterwards and fails when it is already gone.
+    func testDestroyPersistentStoreTruncatesTheDatabaseAndRemovesItsJournalsAndItsExternalData() throws {
         let model = try SampleStoreBuilder.recipesModel()
         let directory = try TemporaryDirectory.make()
         let url = directory.appendingPathComponent("Recipes.sqlite")
@@ -167,8 +170,21 @@ final class StoreLifecycleTests: XCTestCase {
         try coordinator.destroyPersistentStore(at: url, ofType: NSSQLiteStoreType, options: nil)
 
         XCTAssertTrue(coordinator.persistentStores.isEmpty, "the destroyed store left the coordinator")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
-        // Destroying what is already gone is not an error.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Recipes.sqlite"],
+                       "the journals and the external data are gone, the database file stays")
+        XCTAssertEqual(try Data(contentsOf: url).count, 0, "the database is truncated")
+        // The empty database opens as an empty store.
+        let reopened = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try reopened.addPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        let reader = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        reader.persistentStoreCoordinator = reopened
+        try reader.performAndWait {
+            XCTAssertEqual(try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "Photo")), 0)
+        }
+        try reopened.remove(reopened.persistentStores[0])
+        // Destroying it again, or what is already gone, is not an error.
+        XCTAssertNoThrow(try coordinator.destroyPersistentStore(at: url, ofType: NSSQLiteStoreType))
+        try FileManager.default.removeItem(at: url)
         XCTAssertNoThrow(try coordinator.destroyPersistentStore(at: url, ofType: NSSQLiteStoreType))
     }
 

@@ -36,6 +36,7 @@ extension NSManagedObjectContext {
                 // Transient values are not stored, but a child's save hands them to the parent's object.
                 if !object.transientValues.isEmpty {
                     for (key, value) in object.transientValues { target.transientValues[key] = value }
+                    if object.changes.hasTransientChanges { target.changes.hasTransientChanges = true }
                     parent.objectDidChange(target)
                 }
                 // Both ends of a relationship change arrive here, so inverses are not maintained a second time.

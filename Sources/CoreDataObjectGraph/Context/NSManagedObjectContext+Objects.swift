@@ -123,7 +123,9 @@ extension NSManagedObjectContext {
     /// turn back into faults (their next use reads the store's current values), and objects with changes keep them.
     public func refreshAllObjects() {
         assertOnQueue()
-        for object in registry.liveObjects where !object.hasChanges {
+        // An object whose only changes are transient values is refreshed too: refreshing re-applies changes to
+        // persistent properties, and transient values start over (`awake(fromSnapshotEvents:)` recomputes them).
+        for object in registry.liveObjects where !object.hasChanges || object.changes.hasOnlyTransientChanges {
             refresh(object, mergeChanges: false)
         }
     }

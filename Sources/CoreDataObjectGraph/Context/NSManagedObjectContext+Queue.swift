@@ -15,8 +15,18 @@ extension NSManagedObjectContext {
         }
     }
 
+    /// Runs `block` on the context's queue and waits for it: Apple's Objective-C method, which code also passes as a
+    /// function value (`run(context.performAndWait)`, a `(() -> Void) -> Void`); the generic form below cannot be.
+    public func performAndWait(_ block: () -> Void) {
+        runAndWait(block)
+    }
+
     /// Runs `block` on the context's queue and waits for it; runs it at once when already on that queue.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try runAndWait(block)
+    }
+
+    private func runAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try ContextInPerform.$current.withValue(self) { try block() } }
         // A thread that holds the main queue and waits here for another queue still holds it: code on that queue
         // (a child's save reaching its main-queue parent) must run in place, not wait for the main queue.

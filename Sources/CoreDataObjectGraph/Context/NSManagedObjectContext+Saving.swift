@@ -91,22 +91,32 @@ extension NSManagedObjectContext {
     private func write(_ group: SaveGroup, coordinator: NSPersistentStoreCoordinator) throws -> SaveOutcome {
         let store = group.store
         let (inserted, updated, deleted) = (group.inserted, group.updated, group.deleted)
-        let request = SaveRequest(inserted: inserted, updated: updated, deleted: deleted)
+        // An object whose only changes are to transient properties has nothing for the store: it is saved (its hooks
+        // run, it is announced as updated) without a write, and keeps its version.
+        let storedUpdates = updated.allSatisfy(\.changes.hasStoredChanges) ? updated : updated.filter(\.changes.hasStoredChanges)
+        func versions(of written: [NSManagedObject], _ outcome: SaveOutcome) -> SaveOutcome {
+            guard written.count != updated.count else { return outcome }
+            let versions = Dictionary(uniqueKeysWithValues: zip(written.map(ObjectIdentifier.init), outcome.updatedVersions))
+            return SaveOutcome(permanentIDs: outcome.permanentIDs,
+                               updatedVersions: updated.map { versions[ObjectIdentifier($0)] ?? $0.snapshotVersion })
+        }
+        if inserted.isEmpty, storedUpdates.isEmpty, deleted.isEmpty {
+            return SaveOutcome(permanentIDs: [], updatedVersions: updated.map(\.snapshotVersion))
+        }
         do {
-            return try coordinator.withLock { try store.save(request) }
+            let request = SaveRequest(inserted: inserted, updated: storedUpdates, deleted: deleted)
+            return versions(of: storedUpdates, try coordinator.withLock { try store.save(request) })
         } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
             // Resolve once with the store's current rows, then write again; a second conflict is reported.
-            let conflicting = (updated + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
+            let conflicting = (storedUpdates + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
             let fresh = try coordinator.withLock { try store.snapshots(for: conflicting.map(\.objectID)) }
             mergePolicy.resolve(conflicting, storeSnapshots: fresh)
-            let rewritten = updated.filter(\.hasChanges)
+            // Objects the merge left unchanged are not written and keep the version they were resolved at.
+            let rewritten = storedUpdates.filter(\.changes.hasStoredChanges)
             let outcome = try coordinator.withLock {
                 try store.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
             }
-            // Objects the merge left unchanged were not written and keep the version they were resolved at.
-            let versions = Dictionary(uniqueKeysWithValues: zip(rewritten.map(ObjectIdentifier.init), outcome.updatedVersions))
-            return SaveOutcome(permanentIDs: outcome.permanentIDs,
-                               updatedVersions: updated.map { versions[ObjectIdentifier($0)] ?? $0.snapshotVersion })
+            return versions(of: rewritten, outcome)
         }
     }
 

@@ -68,15 +68,22 @@ extension NSPersistentStoreCoordinator {
 
     // MARK: Destroying and replacing
 
-    /// Removes the store of `storeType` at `url` from the disk with everything kept beside it (for SQLite: the `-wal`,
-    /// `-shm` and `-journal` files and the external data folder). A store of this coordinator at `url` is removed
-    /// from it first. Nothing at `url` is not an error; a file that is not a store of that type is refused before
+    /// Destroys the store of `storeType` at `url` with everything kept beside it: an SQLite database is truncated to an
+    /// empty database left in place, as Apple's is, and its `-wal`, `-shm` and `-journal` files and external data
+    /// folder are removed; another store's file is removed. A store of this coordinator at `url` is removed from it
+    /// first. Nothing at `url` is not an error; a file that is not a store of that type is refused before
     /// anything changes (the coordinator keeps its store).
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         let storeClass = try Self.storeClass(for: storeType)
         try storeClass.checkDestroyable(at: url)
         if let store = persistentStore(for: url) { try remove(store) }
-        try storeClass.destroyStore(at: url, options: Self.stringKeyed(options))
+        // An SQLite database is truncated in place, as Apple's is; other stores' files are removed. (The library's
+        // own clean-ups after a failed migration or copy still remove what they wrote.)
+        if storeClass == NSSQLiteStore.self {
+            try NSSQLiteStore.truncateFiles(at: url)
+        } else {
+            try storeClass.destroyStore(at: url, options: Self.stringKeyed(options))
+        }
     }
 
     /// Replaces the store at `destinationURL` with a copy of the store at `sourceURL`, both of `storeType`; the

@@ -54,13 +54,13 @@ extension NSManagedObject {
     }
 
     /// The entity this class stands for, found in the models of the coordinators made so far, as Apple's class
-    /// method finds it in the loaded models. Traps when no model has it, as Apple's raises.
+    /// method finds it in the loaded models. When no model has it (`NSManagedObject` itself, a class no entity
+    /// names, or no model loaded yet), Apple's logs "+entity is confused" and returns nil, which Swift code reads as
+    /// an entity without a name (`entity().name == nil`); this returns such an entity, unnamed and empty, and
+    /// `init(context:)` still refuses a class without an entity.
     public class func entity() -> NSEntityDescription {
         noteSubclass(entityName: entityName)
-        guard let entity = KnownModels.entity(named: entityName) else {
-            preconditionFailure("+[\(self) entity] could not find an entity named '\(entityName)' in the loaded models; "
-                                + "create the container or coordinator first, or register the class for its entity")
-        }
+        guard let entity = KnownModels.entity(named: entityName) else { return NSEntityDescription() }
         return entity
     }
 

@@ -5,7 +5,9 @@ extension NSManagedObject {
     public var isInserted: Bool { changes.isInserted }
     public var isDeleted: Bool { changes.isDeleted }
     /// Whether the object has stored changes that a save would write.
-    public var isUpdated: Bool { !changes.isInserted && !changes.isDeleted && (!changes.changedSlots.isEmpty || !changes.committedToMany.isEmpty) }
+    /// Changed and neither inserted nor deleted; a change to a transient property counts, as Apple's does (the object is
+    /// among the context's `updatedObjects`; `hasPersistentChangedValues` tells the two apart).
+    public var isUpdated: Bool { !changes.isInserted && !changes.isDeleted && (changes.hasStoredChanges || changes.hasTransientChanges) }
     public var hasChanges: Bool { changes.hasChanges }
 
     /// The changed stored properties and their new values (to-many relationships as sets of objects).
@@ -55,6 +57,8 @@ extension NSManagedObject {
 
     /// The values of `keys` (all stored properties when nil) as last fetched or saved, before unsaved changes.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        // An object not yet saved was never fetched or saved: it has no committed values, as Apple's has none.
+        if changes.isInserted { return [:] }
         if storedValues == nil { fireFault() }
         let committed = changes.committedStoredValues ?? storedValues ?? []
         var result: [String: Any] = [:]
@@ -105,6 +109,7 @@ extension NSManagedObject {
             // Kept even when nil (a set nil is not the model's default), and the context learns of the change, so a
             // child's save carries it to its parent as Apple's does.
             transientValues[key] = value as Any
+            changes.hasTransientChanges = true
             managedObjectContext?.objectDidChange(self)
             return
         }

@@ -9,8 +9,8 @@ extension NSManagedObject {
         var toMany: [String: ToManyIDs] = [:]
         /// Values of transient properties, by name.
         var transientValues: [String: Any] = [:]
-        /// Destinations a fetch prefetched through this object's relationships, by relationship name, kept alive with
-        /// it as Core Data's fulfilled relationships keep theirs: their rows wait in them, so reading them needs no
+        /// Destinations a fetch prefetched through this object's relationships (or a read of a to-many fulfilled), by
+        /// relationship name, kept alive with it as Core Data's fulfilled relationships keep theirs: their rows wait in them, so reading them needs no
         /// query even after the row cache has moved on. A later prefetch of the same relationship replaces its
         /// entry; all are released when the object turns back into a fault.
         var prefetchedDestinations: [String: [NSManagedObject]] = [:]

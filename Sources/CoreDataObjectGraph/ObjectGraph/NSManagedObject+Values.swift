@@ -42,6 +42,9 @@ extension NSManagedObject {
         if let fetched = property as? NSFetchedPropertyDescription { return fetchedPropertyValue(fetched) }
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
             let objects = toManyObjectIDs(for: relationship).compactMap { managedObjectContext?.object(with: $0) }
+            // A fulfilled to-many holds its objects, as Apple's does, until this object turns back into a fault: a
+            // fault fired on one of them (a batch fault of the whole set) is still fired at the next read.
+            if !objects.isEmpty { prefetchedDestinations[relationship.name] = objects }
             return relationship.isOrdered ? objects as Any : Set(objects) as Any
         }
         // A transient attribute reads its model default until it is set (again after the object was refreshed).

@@ -6,3 +6,9 @@ import CoreDataSQLiteFormat
 extension NSManagedObjectID: StoreObjectReference {
     public var entityName: String { entity.entityName }
 }
+
+/// A managed object given as a predicate constant (`SELF IN %@` with objects, `owner == %@`) compares by its ID's
+/// primary key in SQL, as an object ID does.
+extension NSManagedObject: StoreObjectReferencing {
+    package var storeObjectReference: any StoreObjectReference { objectID }
+}

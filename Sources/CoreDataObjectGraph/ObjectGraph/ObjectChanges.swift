@@ -22,10 +22,18 @@ struct ObjectChanges {
     private var committedToManyStorage: [String: [NSManagedObjectID]]?
     /// The temporary ID an inserted object had before it got a permanent one.
     var temporaryID: NSManagedObjectID?
+    /// A transient property was set: the object has changes (and counts as updated) that a save does not write.
+    var hasTransientChanges = false
 
     var hasChanges: Bool {
-        isInserted || isDeleted || !changedSlots.isEmpty || committedToManyStorage != nil
+        isInserted || isDeleted || !changedSlots.isEmpty || committedToManyStorage != nil || hasTransientChanges
     }
+
+    /// Whether the store has anything to write for the object besides its insertion or deletion.
+    var hasStoredChanges: Bool { !changedSlots.isEmpty || committedToManyStorage != nil }
+
+    /// Only transient properties changed: a refresh reloads the object and its transient values start over.
+    var hasOnlyTransientChanges: Bool { hasTransientChanges && !isInserted && !isDeleted && !hasStoredChanges }
 
     /// Forgets the changes once they are saved (or rolled back).
     mutating func reset() {

@@ -288,7 +288,13 @@ extension PredicateCompilation {
             if elements.isEmpty { return .alwaysFalse }
             let includesNull = elements.contains { $0.isNull }
             var values: [SQLiteValue] = []
-            for element in elements where !element.isNull { values.append(try encode(element, as: kind, format: format)) }
+            for element in elements where !element.isNull {
+                // An object of another entity tree is none of the column's objects: it drops out of the list, as an
+                // object ID comparison drops it (CoreDataPlus batch-faults a mixed list one entity at a time).
+                if case .object(let rootName) = kind, isObject(element, outsideTreeOf: rootName) { continue }
+                values.append(try encode(element, as: kind, format: format))
+            }
+            if values.isEmpty && !includesNull { return .alwaysFalse }
             if !literal {
                 let tests = values.map { preparedStringFunction(.equalTo, options, column, $0) }
                 return SQLFragment.joined(tests, separator: " OR ")

@@ -14,6 +14,12 @@ public protocol StoreObjectReference: Sendable {
     var primaryKey: Int64 { get }
 }
 
+/// A value that stands for a store object through another when given as a predicate constant: a managed object
+/// (`SELF IN %@` with an array of objects, `owner == %@` with an object) through its object ID.
+package protocol StoreObjectReferencing {
+    var storeObjectReference: any StoreObjectReference { get }
+}
+
 /// Constants in the store's encodings (store format reference §4.4): dates as seconds since 2001-01-01, booleans
 /// as 0/1, UUIDs as 16-byte blobs, URIs as their absolute string.
 extension PredicateCompilation {
@@ -31,7 +37,8 @@ extension PredicateCompilation {
         case (.data, .data(let data)): return .blob(Array(data))
         case (.url, .url(let url)): return .text(url.absoluteString)
         case (.object(let rootName), .object(let object)):
-            guard let reference = object.value as? any StoreObjectReference else { break }
+            guard let reference = (object.value as? any StoreObjectReference)
+                    ?? (object.value as? any StoreObjectReferencing)?.storeObjectReference else { break }
             guard model.entitiesByName[reference.entityName]?.rootEntity.entityName == rootName else {
                 throw refusal(
                     "object comparison", format,
@@ -44,6 +51,15 @@ extension PredicateCompilation {
         throw refusal(
             "comparison", format,
             "it compares \(kind) values with the constant \(constant.predicateFormat), which is of another type")
+    }
+
+    /// Whether `constant` is a store object of an entity outside the tree rooted at `rootName` (one this model has).
+    func isObject(_ constant: ConstantValue, outsideTreeOf rootName: String) -> Bool {
+        guard case .object(let object) = constant,
+              let reference = (object.value as? any StoreObjectReference)
+                ?? (object.value as? any StoreObjectReferencing)?.storeObjectReference,
+              let root = model.entitiesByName[reference.entityName]?.rootEntity.entityName else { return false }
+        return root != rootName
     }
 
     /// The text of a string constant given to a string operator.

@@ -7,10 +7,16 @@ import SQLiteDatabase
 /// The SQLite store's side of the coordinator's store lifecycle: creating a missing store, writing metadata, reading
 /// and writing metadata without a coordinator, and destroying and replacing store files with everything beside them.
 extension NSSQLiteStore {
-    /// Creates the store file (and its directory) with the model's layout and metadata when nothing is at `url`, as
-    /// Apple's coordinator does when a store is added. A store added read-only is never created.
+    /// Creates the store file (and its directory) with the model's layout and metadata when nothing is at `url`, or
+    /// only an empty file (an empty SQLite database, which `destroyPersistentStore` leaves), as Apple's coordinator
+    /// does when a store is added. A store added read-only is never created.
     func createFileIfMissing(at url: URL) throws {
-        guard !FileManager.default.fileExists(atPath: url.path) else { return }
+        if FileManager.default.fileExists(atPath: url.path) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+            guard size == 0, !isReadOnly else { return }
+            // The empty file makes way for the new store, which the creator writes whole (it never overwrites).
+            try? FileManager.default.removeItem(at: url)
+        }
         if isReadOnly {
             throw CoreDataError(.persistentStoreOpen,
                                 "\(url.path): no such file; a store added read-only (NSReadOnlyPersistentStoreOption) is opened, never created")
@@ -107,6 +113,29 @@ extension NSSQLiteStore {
     /// The folder Core Data keeps beside a store for its external binary data (`.NAME_SUPPORT`).
     static func supportDirectory(of url: URL) -> URL {
         url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT", isDirectory: true)
+    }
+
+    /// Destroys the store at `url` as Apple's `destroyPersistentStore` does an SQLite store's: the database file is
+    /// truncated to an empty database and left in place ("it is not possible to unlink a database file safely out from
+    /// underneath another thread or process, so this API performs a truncation"), its journal files and external
+    /// data folder are removed. Nothing there is not an error; a file that is not an SQLite database is refused.
+    static func truncateFiles(at url: URL) throws {
+        try checkIsDestroyable(url)
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        for file in sideFiles(of: url) + [supportDirectory(of: url)] where FileManager.default.fileExists(atPath: file.path) {
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw CoreDataError(.persistentStoreOperation, "\(file.path): cannot be removed (\(fileSystemReason(error)))", underlyingError: error)
+            }
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            try handle.truncate(atOffset: 0)
+        } catch {
+            throw CoreDataError(.persistentStoreOperation, "\(url.path): cannot be truncated (\(fileSystemReason(error)))", underlyingError: error)
+        }
     }
 
     /// Removes the store at `url` with its journal files and its external data folder. Nothing there is not an
