@@ -15,7 +15,8 @@ open class NSAsynchronousFetchRequest<ResultType: NSFetchRequestResult>: NSPersi
     public let fetchRequest: NSFetchRequest<ResultType>
     /// Called on the context's queue with the result once the fetch ran, failed or was cancelled.
     public let completionBlock: ((NSAsynchronousFetchResult<ResultType>) -> Void)?
-    /// How many results to expect: the progress's total unit count until the fetch has run (0 means unknown).
+    /// How many results to expect: the total unit count of the result's `progress` until the fetch has run (0 means
+    /// unknown).
     public var estimatedResultCount: Int = 0
 
     public init(fetchRequest: NSFetchRequest<ResultType>,
@@ -33,8 +34,9 @@ open class NSAsynchronousFetchRequest<ResultType: NSFetchRequestResult>: NSPersi
     }
 
     override func executed(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        // Made here, where the caller's current progress (if any) adopts it as a child.
-        let progress = Progress(totalUnitCount: estimatedResultCount > 0 ? Int64(estimatedResultCount) : -1)
+        // As Apple's: a progress only when the caller made one current, which adopts it as a child here.
+        let progress = Progress.current() == nil
+            ? nil : Progress(totalUnitCount: estimatedResultCount > 0 ? Int64(estimatedResultCount) : -1)
         let result = NSAsynchronousFetchResult(fetchRequest: self, managedObjectContext: context, progress: progress)
         let handoff = Handoff(run: result.run)
         context.perform { handoff.run() }

@@ -10,7 +10,8 @@ open class NSPersistentStoreResult {
 open class NSPersistentStoreAsynchronousResult: NSPersistentStoreResult {
     /// The context the request runs in.
     public let managedObjectContext: NSManagedObjectContext
-    /// Counts the request's results as it runs; when a progress was current at `execute(_:)`, this one is its child.
+    /// Counts the request's results as it runs: a child of the progress that was current when `execute(_:)` was
+    /// called (`becomeCurrent(withPendingUnitCount:)`), and nil when none was, as Apple's.
     public let progress: Progress?
 
     // Set on the context's queue, read from any thread, so kept under a lock.
