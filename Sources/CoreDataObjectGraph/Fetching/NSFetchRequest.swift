@@ -26,7 +26,7 @@ public struct NSFetchRequestResultType: OptionSet, Sendable, Hashable {
 
 /// A description of what to fetch from the stores: an entity, a predicate, an order, limits, and the shape of the
 /// results. Every option of Apple's `NSFetchRequest` is here; the SQLite store turns them into one query.
-open class NSFetchRequest<ResultType: NSFetchRequestResult>: CustomStringConvertible {
+open class NSFetchRequest<ResultType: NSFetchRequestResult>: NSPersistentStoreRequest, CustomStringConvertible {
     public var entityName: String?
     /// The entity, when set directly or resolved from `entityName` by a context.
     public var entity: NSEntityDescription?
@@ -56,16 +56,17 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: CustomStringConvert
     public var havingPredicate: Predicates.NSPredicate?
     /// For dictionary results: whether equal rows are returned once.
     public var returnsDistinctResults: Bool = false
-    /// The stores the fetch reads; nil reads every store that holds the entity.
-    public var affectedStores: [NSPersistentStore]?
     /// Whether objects the context has already filled take the store's current values when fetched again (objects
     /// with unsaved changes keep them, over the fresh values); false keeps the values they have, as by default.
     public var shouldRefreshRefetchedObjects: Bool = false
 
-    public init() {}
+    // The stores the fetch reads are `affectedStores`, inherited: nil reads every store that holds the entity.
+
+    public override init() {}
 
     public init(entityName: String) {
         self.entityName = entityName
+        super.init()
         // A request typed for a subclass (`NSFetchRequest<Recipe>`) makes the class known, so its objects are Recipes.
         if let subclass = ResultType.self as? NSManagedObject.Type, subclass != NSManagedObject.self {
             subclass.noteSubclass(entityName: entityName)
@@ -82,6 +83,8 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: CustomStringConvert
         }
         return try context.fetch(self)
     }
+
+    open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 
     /// The entity name, whether given by name or by description.
     public var resolvedEntityName: String? { entity?.entityName ?? entityName }
