@@ -9,6 +9,8 @@ extension DictionaryShape {
             case let name as String:
                 if let property = entity.propertiesByName[name] { return .property(property) }
                 if name.contains(".") { return .keyPath(name: name, path: name) }
+                // Core Data's key for the object itself: each row's object ID, under "objectID".
+                if name == "objectID" { return .expression(name: name, expression: .evaluatedObject, resultType: .objectIDAttributeType) }
                 throw CoreDataError(.persistentStoreOperation, "\(role) names \"\(name)\", which \(entity.entityName) does not have")
             case let property as NSPropertyDescription:
                 return .property(property)

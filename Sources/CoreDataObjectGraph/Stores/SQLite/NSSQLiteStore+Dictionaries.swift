@@ -148,6 +148,20 @@ extension NSSQLiteStore {
     private func expressionColumn(_ expression: ExpressionNode, entity: NSEntityDescription, name: String,
                                   resultType: NSAttributeType) throws -> SelectedColumn {
         switch expression {
+        case .evaluatedObject:
+            // The row's object ID (Apple's `NSExpression.expressionForEvaluatedObject()`, or "objectID" among the
+            // names). Rows of subentities name their entity by Z_ENT, packed above the key so one column carries both.
+            let store = InternedStoreIdentifier.intern(storeIdentifier)
+            guard !entity.subentities.isEmpty else {
+                return SelectedColumn(name: name, sql: "t0.Z_PK") { row, index in
+                    NSManagedObjectID(entity: entity, store: store, primaryKey: row.int64(at: index))
+                }
+            }
+            return SelectedColumn(name: name, sql: "((t0.Z_ENT << 40) | t0.Z_PK)") { [self] row, index in
+                let packed = row.int64(at: index)
+                return NSManagedObjectID(entity: self.entity(number: Int(packed >> 40)) ?? entity, store: store,
+                                         primaryKey: packed & (1 << 40 - 1))
+            }
         case .keyPath(let key):
             guard let property = entity.propertiesByName[key] else {
                 throw CoreDataError(.persistentStoreOperation, "\(entity.entityName) has no property \(key) (in expression \(name))")
