@@ -54,3 +54,18 @@ extension DictionaryShape {
         }
     }
 }
+
+extension DictionaryShape {
+    /// Whether a grouped row passes `havingPredicate`: key paths read the row's values by name, and a variable
+    /// `$NAME` is the row's value named NAME, as Apple's having predicates name an expression description
+    /// (`NSPredicate(format: "%@ > 100", NSExpression(forVariable: "count"))`).
+    static func row(_ row: FetchedDictionary, passes having: PredicateNode) throws -> Bool {
+        let values = [String: Any](row)
+        do {
+            let resolved = having.substitutingVariables(values.mapValues { ConstantValue(any: $0) })
+            return try PredicateEvaluator(evaluatedObject: values).evaluate(resolved)
+        } catch {
+            throw CoreDataError(.persistentStoreOperation, "havingPredicate \(having.predicateFormat): \(error)", underlyingError: error)
+        }
+    }
+}

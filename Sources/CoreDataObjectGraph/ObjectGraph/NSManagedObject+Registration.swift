@@ -104,7 +104,21 @@ extension NSManagedObject {
     final func fireFault() {
         // The context is reached unretained: it is alive while it is named here, and filling a fault runs no code of
         // the caller's that could release it.
+        if _slowPath(contextReference.isEmpty) {
+            fireFaultWithoutContext()
+            return
+        }
         contextReference.withContext { $0.fulfillFault(for: self) }
+    }
+
+    /// A fault whose context let it go (`reset()`, a removed store) fires as Apple's does: it is no longer a fault,
+    /// its values read nil, and `faultingError` says why.
+    private func fireFaultWithoutContext() {
+        guard storedValues == nil else { return }
+        faultingError = CoreDataError(.managedObjectReferentialIntegrity,
+                                      "\(objectID.uriRepresentation().absoluteString): the object has no context any more (its context was "
+                                          + "reset or it was removed), so its values cannot be read; fetch it again in a context")
+        fill(from: Snapshot(values: Array(repeating: .null, count: slots.count), version: 0))
     }
 
     /// Loads values from a snapshot.

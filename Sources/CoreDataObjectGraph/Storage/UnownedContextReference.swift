@@ -23,6 +23,9 @@ struct UnownedContextReference {
     /// Runs `body` with the context, if any, without retaining it: the object that holds this reference must stay
     /// registered (and so the context alive) while `body` runs.
     @inline(__always)
+    /// Whether no context is named (the object was never inserted, or left its context).
+    var isEmpty: Bool { reference == nil }
+
     func withContext(_ body: (NSManagedObjectContext) -> Void) {
         reference?._withUnsafeGuaranteedRef(body)
     }

@@ -77,6 +77,9 @@ extension Parser {
         // `NSNull()` stays apart from nil only to print as Apple does (`<null>`, where nil prints `nil`).
         // (A metatype comparison: `is NSNull` is a general cast, slow on Linux.)
         if let value, type(of: value) == NSNull.self { return .constant(.nullObject) }
+        // An expression given for `%@` stands in the predicate as itself, as Apple's does (a having predicate names an
+        // expression description as `NSExpression(forVariable: "count")`).
+        if let expression = value as? NSExpression { return expression.expressionNode }
         switch ConstantValue(any: value) {
         case .array(let elements): return .aggregate(elements.map { expression(forObjectArgument: $0) })
         case let constant: return .constant(constant)

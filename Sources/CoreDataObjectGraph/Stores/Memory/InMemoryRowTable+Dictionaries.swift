@@ -61,13 +61,7 @@ extension InMemoryRowTable {
         }
         var results = rows.map { FetchedDictionary(keys: names, values: $0) }
         if let having = shape.having {
-            results = try results.filter { row in
-                do {
-                    return try PredicateEvaluator(evaluatedObject: [String: Any](row)).evaluate(having)
-                } catch {
-                    throw CoreDataError(.persistentStoreOperation, "havingPredicate \(having.predicateFormat): \(error)", underlyingError: error)
-                }
-            }
+            results = try results.filter { try DictionaryShape.row($0, passes: having) }
         }
         return Array(Self.window(results, offset: fetch.fetchOffset, limit: fetch.fetchLimit))
     }

@@ -26,13 +26,7 @@ extension NSSQLiteStore {
             return rows
         }
         if let having = shape.having {
-            rows = try rows.filter { row in
-                do {
-                    return try PredicateEvaluator(evaluatedObject: [String: Any](row)).evaluate(having)
-                } catch {
-                    throw CoreDataError(.persistentStoreOperation, "havingPredicate \(having.predicateFormat): \(error)", underlyingError: error)
-                }
-            }
+            rows = try rows.filter { try DictionaryShape.row($0, passes: having) }
             rows = Array(rows.dropFirst(fetch.fetchOffset))
             if fetch.fetchLimit > 0 { rows = Array(rows.prefix(fetch.fetchLimit)) }
         }
