@@ -107,6 +107,18 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    @Test func anEmptyListOfSortDescriptorsIsAcceptedAsApplesIs() throws {
+        let stack = try ContactsStack(Self.contacts)
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Contact")
+            request.sortDescriptors = []
+            let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: stack.context,
+                                                        sectionNameKeyPath: nil, cacheName: nil)
+            try controller.performFetch()
+            #expect(controller.fetchedObjects?.count == Self.contacts.count)
+        }
+    }
+
     @Test func objectsOutOfSectionOrderAreAnError() throws {
         let stack = try ContactsStack(Self.contacts)
         stack.context.performAndWait {

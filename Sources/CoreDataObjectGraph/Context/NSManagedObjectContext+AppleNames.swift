@@ -22,6 +22,8 @@ extension NSManagedObjectContext {
     /// Posted after a save with the saved objects' IDs only (keys of `NotificationKey`): observers on any queue
     /// may use them.
     public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    /// `objectsDidChangeNotification`, by Apple's newer Swift name.
+    public static let didChangeObjectsNotification = objectsDidChangeNotification
     /// Posted after `mergeChanges(fromContextDidSave:)` with the merged objects' IDs (keys of `NotificationKey`).
     public static let didMergeChangesObjectIDsNotification = Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
 
@@ -61,6 +63,10 @@ extension Notification.Name {
     public static let NSManagedObjectContextObjectsDidChange = NSManagedObjectContext.objectsDidChangeNotification
     /// `NSManagedObjectContext.willSaveObjectsNotification`, by Apple's older name.
     public static let NSManagedObjectContextWillSave = NSManagedObjectContext.willSaveObjectsNotification
+    /// `NSManagedObjectContext.didSaveObjectIDsNotification`, by Apple's older name.
+    public static let NSManagedObjectContextDidSaveObjectIDs = NSManagedObjectContext.didSaveObjectIDsNotification
+    /// `NSManagedObjectContext.didMergeChangesObjectIDsNotification`, by Apple's older name.
+    public static let NSManagedObjectContextDidMergeChangesObjectIDs = NSManagedObjectContext.didMergeChangesObjectIDsNotification
 }
 
 extension NSEntityDescription {

@@ -125,20 +125,30 @@ extension NSManagedObjectContext {
         assertOnQueue()
         // An object whose only changes are transient values is refreshed too: refreshing re-applies changes to
         // persistent properties, and transient values start over (`awake(fromSnapshotEvents:)` recomputes them).
+        var refreshed: Set<NSManagedObject> = []
         for object in registry.liveObjects where !object.hasChanges || object.changes.hasOnlyTransientChanges {
             refresh(object, mergeChanges: false)
+            refreshed.insert(object)
         }
+        // As Apple's: observers (and fetched results controllers) learn which objects were refreshed.
+        guard !refreshed.isEmpty else { return }
+        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: [NSRefreshedObjectsKey: refreshed])
     }
 
     /// Forgets every registered object: they become inaccessible, and the next access fetches again.
     public func reset() {
         changedObjects.removeAll()
         retainedObjects.removeAll()
+        var invalidated: [NSManagedObjectID] = []
         for object in registry.liveObjects {
+            invalidated.append(object.objectID)
             object.turnIntoFault()
             object.managedObjectContext = nil
         }
         registry.removeAll()
+        // As Apple's: objects-did-change says every object was invalidated, with their IDs.
+        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self,
+                                        userInfo: [NSInvalidatedAllObjectsKey: invalidated])
     }
 
     // MARK: Faults

@@ -91,12 +91,14 @@ open class NSFetchedResultsController<ResultType: NSFetchRequestResult> {
 
     // MARK: Fetching
 
-    /// Fetches the request's objects and splits them into sections. Throws when the request has no sort
-    /// descriptors, when the fetch fails, or when the objects are not in section order (the first sort descriptor
+    /// Fetches the request's objects and splits them into sections. Throws when the request's sort descriptors are
+    /// nil, when the fetch fails, or when the objects are not in section order (the first sort descriptor
     /// must order them as `sectionNameKeyPath` does); the previous results stay then.
     open func performFetch() throws {
         if let viewedController { return try viewedController.viewedPerformFetch() }
-        guard let descriptors = fetchRequest.sortDescriptors, !descriptors.isEmpty else {
+        // Apple refuses a request without sort descriptors (nil); an empty list is accepted, and the objects then come
+        // in the store's order.
+        guard let descriptors = fetchRequest.sortDescriptors else {
             throw CoreDataError(.coreData, "An instance of NSFetchedResultsController requires a fetch request with sort descriptors")
         }
         let (_, entity) = try managedObjectContext.resolve(fetchRequest)

@@ -1,0 +1,38 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import CoreDataTestSupport
+import Foundation
+import Testing
+
+/// `reset()` and `refreshAllObjects()` tell objects-did-change observers what happened, as Apple's do.
+struct ResetAndRefreshNotificationTests {
+    final class Box: @unchecked Sendable { var infos: [[AnyHashable: Any]] = [] }
+
+    @Test func resetPostsInvalidatedAllAndRefreshAllObjectsPostsTheRefreshedObjects() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: IdentityEqualityTests.model())
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
+                                           at: TemporaryDirectory.make().appendingPathComponent("Items.sqlite"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let box = Box()
+        let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification,
+                                                              object: context, queue: nil) { box.infos.append($0.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.performAndWait {
+            let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
+            item.setValue("a", forKey: "name")
+            try context.save()
+            box.infos.removeAll()
+
+            context.refreshAllObjects()
+            #expect((box.infos.last?[NSRefreshedObjectsKey] as? Set<NSManagedObject>) == [item])
+
+            let id = item.objectID
+            box.infos.removeAll()
+            context.reset()
+            #expect((box.infos.last?[NSInvalidatedAllObjectsKey] as? [NSManagedObjectID]) == [id])
+        }
+        #expect(Notification.Name.NSManagedObjectContextDidSaveObjectIDs == NSManagedObjectContext.didSaveObjectIDsNotification)
+        #expect(Notification.Name.NSManagedObjectContextDidMergeChangesObjectIDs == NSManagedObjectContext.didMergeChangesObjectIDsNotification)
+    }
+}
