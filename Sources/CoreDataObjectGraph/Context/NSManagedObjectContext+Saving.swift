@@ -24,6 +24,7 @@ extension NSManagedObjectContext {
         processPendingChanges()
         guard hasChanges, let coordinator = persistentStoreCoordinator else {
             changedObjects.removeAll { !$0.hasChanges }
+            try saveMetadataOnly()
             return
         }
         // One pass, in the order the objects first changed; an object inserted and deleted again is in none.
@@ -132,6 +133,19 @@ extension NSManagedObjectContext {
         // Saved deletions turn into faults, as Apple's do.
         for object in deleted { object.turnIntoFaultCallingHooks() }
         postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// A save without object changes still writes the metadata `setMetadata(_:for:)` changed, as Apple's does: each
+    /// such store writes it in a transaction of its own.
+    private func saveMetadataOnly() throws {
+        guard let coordinator = persistentStoreCoordinator else { return }
+        let pending = coordinator.withLock {
+            coordinator.persistentStores.filter { $0.hasUnsavedMetadata && !$0.isReadOnly && $0.writeRefusal == nil }
+        }
+        for store in pending {
+            let rowStore = try coordinator.rowStore(store)
+            _ = try coordinator.withLock { try rowStore.save(SaveRequest(inserted: [], updated: [], deleted: [])) }
+        }
     }
 
     /// `willSave()` of every object a save writes, before validation. Plain `NSManagedObject`s are skipped (their

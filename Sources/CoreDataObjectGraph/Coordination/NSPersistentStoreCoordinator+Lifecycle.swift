@@ -28,7 +28,7 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Replaces the metadata of `store`. As Apple's, `NSStoreType` is always added and `NSStoreUUID` kept unless
-    /// `metadata` sets it, and the file changes only when the store is next saved (a context save that writes to it).
+    /// `metadata` sets it, and the file changes only when a context is next saved (one without object changes too).
     public func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
         withLock {
             store.storeMetadata = StoreMetadataValues.completed(metadata, storeType: store.type, current: store.storeMetadata)
