@@ -116,10 +116,7 @@ extension NSManagedObjectContext {
         perStore.fetchLimit = fetch.fetchLimit > 0 ? fetch.fetchOffset + fetch.fetchLimit : 0
         perStore.fetchOffset = 0
         let lists = try stores.map { try storeObjects(request, perStore, store: $0, coordinator: coordinator) }
-        let merged = Self.merge(lists, by: fetch.sortDescriptors)
-        let start = min(fetch.fetchOffset, merged.count)
-        let end = fetch.fetchLimit > 0 ? min(start + fetch.fetchLimit, merged.count) : merged.count
-        return start == 0 && end == merged.count ? merged : Array(merged[start..<end])
+        return Self.window(Self.merge(lists, by: fetch.sortDescriptors), offset: fetch.fetchOffset, limit: fetch.fetchLimit)
     }
 
     /// The stores' lists, each already in the order of `descriptors`, merged into one list in that order: one pass

@@ -117,7 +117,8 @@ extension NSManagedObjectContext {
         return (try? PredicateEvaluator(evaluatedObject: object).evaluate(predicate)) ?? false
     }
 
-    private static func window(_ objects: [NSManagedObject], offset: Int, limit: Int) -> [NSManagedObject] {
+    /// The objects from `offset`, at most `limit` of them (0: no limit).
+    static func window(_ objects: [NSManagedObject], offset: Int, limit: Int) -> [NSManagedObject] {
         guard offset > 0 || limit > 0 else { return objects }
         let start = min(max(offset, 0), objects.count)
         let end = limit > 0 ? min(start + limit, objects.count) : objects.count

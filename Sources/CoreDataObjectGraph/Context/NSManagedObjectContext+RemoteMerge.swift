@@ -32,10 +32,7 @@ extension NSManagedObjectContext {
         let items: [Any]
         switch entry {
         case let array as [Any]: items = array
-        case let set as Set<AnyHashable>: items = Array(set)
-        case let set as Set<NSManagedObjectID>: items = Array(set)
-        case let set as Set<NSManagedObject>: items = Array(set)
-        case let set as Set<URL>: items = Array(set)
+        case let set as Set<AnyHashable>: items = Array(set)  // any set of IDs, objects or URLs casts to this
         case let single?: items = [single]
         case nil: items = []
         }

@@ -89,17 +89,11 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
     /// when either is not plain ASCII or not stored contiguously, for Foundation to decide.
     private static func plainASCIIOrder(_ a: String, _ b: String) -> ComparisonResult? {
         let order = a.utf8.withContiguousStorageIfAvailable { left in
-            b.utf8.withContiguousStorageIfAvailable { right -> ComparisonOrder? in
-                guard PlainASCII.isPlain(left), PlainASCII.isPlain(right) else { return nil }
-                return PlainASCII.compare(left, right, foldingCase: false)
-            }
-        }
-        switch order {
-        case .some(.some(.some(.ascending))): return .orderedAscending
-        case .some(.some(.some(.descending))): return .orderedDescending
-        case .some(.some(.some(.same))): return .orderedSame
-        default: return nil
-        }
+            b.utf8.withContiguousStorageIfAvailable { right in
+                PlainASCII.isPlain(left) && PlainASCII.isPlain(right) ? PlainASCII.compare(left, right, foldingCase: false) : nil
+            } ?? nil
+        } ?? nil
+        return order?.comparisonResult
     }
 
     /// Apple's description: `(key, ascending, compare:)`.
@@ -120,5 +114,16 @@ open class NSSortDescriptor: NSObject, @unchecked Sendable {
         hasher.combine(ascending)
         hasher.combine(comparison)
         return hasher.finalize()
+    }
+}
+
+extension ComparisonOrder {
+    /// The same order as Foundation's `ComparisonResult`.
+    fileprivate var comparisonResult: ComparisonResult {
+        switch self {
+        case .ascending: return .orderedAscending
+        case .same: return .orderedSame
+        case .descending: return .orderedDescending
+        }
     }
 }
