@@ -239,4 +239,31 @@ struct MultipleStoresTests {
             #expect(feedback.objectID.persistentStore === part2, "the first writable store that holds Feedback")
         }
     }
+
+    @Test func insertsOfSharesNotTriedKeepTheirAssignedStores() throws {
+        let directory = try TemporaryDirectory.make()
+        _ = try Self.stack(directory)
+        let model = Self.model()
+        model.setEntities([try #require(model.entitiesByName["Feedback"])], forConfigurationName: "Part3")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let part1 = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "Part1",
+                                                       at: directory.appendingPathComponent("part1.sqlite"),
+                                                       options: [NSReadOnlyPersistentStoreOption: true])
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "Part2",
+                                           at: directory.appendingPathComponent("part2.sqlite"))
+        let part3 = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "Part3",
+                                                       at: directory.appendingPathComponent("part3.sqlite"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let refused = Self.insertFeedback("Jo", rating: 1, into: context)
+            context.assign(refused, to: part1)
+            let untried = Self.insertFeedback("Kim", rating: 2, into: context)
+            context.assign(untried, to: part3)
+            #expect(throws: (any Error).self, "the read-only store refuses its share first") { try context.save() }
+            context.delete(refused)
+            try context.save()
+            #expect(untried.objectID.persistentStore === part3, "still the store it was assigned to, not the first writable one")
+        }
+    }
 }

@@ -62,29 +62,28 @@ extension NSManagedObjectContext {
         // Several stores: each writes its share in one transaction of its own, in the order the stores were added.
         // When one refuses, the shares already written stay saved (the objects become saved objects) and the rest
         // keep their changes.
-        var saved = SaveGroup(store: groups[0].store)
-        var permanentIDs: [NSManagedObjectID] = [], updatedVersions: [Int64] = []
+        var written: [(group: SaveGroup, outcome: SaveOutcome)] = []
+        func finish(isPartial: Bool) {
+            finishSave(inserted: written.flatMap(\.group.inserted), permanentIDs: written.flatMap(\.outcome.permanentIDs),
+                       updated: written.flatMap(\.group.updated), updatedVersions: written.flatMap(\.outcome.updatedVersions),
+                       deleted: written.flatMap(\.group.deleted), coordinator: coordinator, isPartial: isPartial)
+        }
         coordinator.forgetAssignments(of: inserted.map(\.objectID))
         for group in groups {
-            let outcome: SaveOutcome
             do {
-                outcome = try write(group, coordinator: coordinator)
+                written.append((group, try write(group, coordinator: coordinator)))
             } catch {
-                if !(saved.inserted.isEmpty && saved.updated.isEmpty && saved.deleted.isEmpty) {
-                    finishSave(inserted: saved.inserted, permanentIDs: permanentIDs, updated: saved.updated, updatedVersions: updatedVersions,
-                               deleted: saved.deleted, coordinator: coordinator, isPartial: true)
+                if !written.isEmpty { finish(isPartial: true) }
+                // The inserts of the refused share and of the shares not tried keep their stores for the next save.
+                for unsaved in groups.dropFirst(written.count) {
+                    for object in unsaved.inserted where object.objectID.isTemporaryID {
+                        coordinator.assign(object.objectID, to: unsaved.persistentStore)
+                    }
                 }
-                for object in group.inserted { if object.objectID.isTemporaryID { coordinator.assign(object.objectID, to: group.persistentStore) } }
                 throw error
             }
-            saved.inserted += group.inserted
-            saved.updated += group.updated
-            saved.deleted += group.deleted
-            permanentIDs += outcome.permanentIDs
-            updatedVersions += outcome.updatedVersions
         }
-        finishSave(inserted: saved.inserted, permanentIDs: permanentIDs, updated: saved.updated, updatedVersions: updatedVersions,
-                   deleted: saved.deleted, coordinator: coordinator, isPartial: false)
+        finish(isPartial: false)
     }
 
     /// Writes one store's share of a save in one transaction; a conflict that the merge policy resolves is written
