@@ -65,9 +65,13 @@ man:
 	cp .build/plugins/GenerateManual/outputs/coredata/coredata.1 .build/man/coredata.1
 	@echo "read it with: man .build/man/coredata.1"
 
+# The tests make their stores and copies of fixtures in temporary directories (a thousand and more a run, some of
+# them tens of megabytes); they run under a TMPDIR of their own, removed afterwards, so runs do not fill /tmp. It is
+# open to every user as /tmp is: some tests run `coredata` as an unprivileged user on files they made there.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@run_tmp=$$(mktemp -d /tmp/ocd.XXXXXX) && chmod 1777 "$$run_tmp" && status=0 && \
+	  { TMPDIR=$$run_tmp $(SWIFT) test --skip-build || status=$$?; } ; rm -rf "$$run_tmp"; exit $$status
 
 # The crash and fault harness of `make test` (50 kills, 3 runs per fault), at length. Sizes and seed can be given:
 # make stress OCD_KILLS=5000 OCD_SEED=7.

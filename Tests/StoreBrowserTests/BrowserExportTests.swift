@@ -70,7 +70,8 @@ struct BrowserExportTests {
 
     @Test("A large export streams over several ticks with progress; Esc cancels and leaves no file")
     func progressAndCancel() throws {
-        let browser = try BrowserScrollingTests.bigStore()
+        // Wide enough for the whole message with a long temporary directory in the path.
+        let browser = try BrowserScrollingTests.bigStore(size: Size(columns: 180, rows: 30))
         let path = browser.directory.appendingPathComponent("quakes.csv").path
         let count = try StoreFile.integer(browser.storePath, "SELECT COUNT(*) FROM ZQUAKE WHERE ZMAGNITUDE >= 8.8")
         #expect(count > 5_000)
