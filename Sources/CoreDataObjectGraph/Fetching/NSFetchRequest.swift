@@ -26,7 +26,7 @@ public struct NSFetchRequestResultType: OptionSet, Sendable, Hashable {
 
 /// A description of what to fetch from the stores: an entity, a predicate, an order, limits, and the shape of the
 /// results. Every option of Apple's `NSFetchRequest` is here; the SQLite store turns them into one query.
-open class NSFetchRequest<ResultType: NSFetchRequestResult>: NSPersistentStoreRequest, CustomStringConvertible {
+open class NSFetchRequest<ResultType: NSFetchRequestResult>: NSPersistentStoreRequest, NSCopying {
     public var entityName: String?
     /// The entity, when set directly or resolved from `entityName` by a context.
     public var entity: NSEntityDescription?
@@ -86,10 +86,15 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: NSPersistentStoreRe
 
     open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 
+    /// Whether `object` is a fetch request that fetches the same (NSFetchRequest+Equality.swift).
+    open override func isEqual(_ object: Any?) -> Bool { fetchesTheSame(as: object) }
+
+    open override var hash: Int { contentHash }
+
     /// The entity name, whether given by name or by description.
     public var resolvedEntityName: String? { entity?.entityName ?? entityName }
 
-    public var description: String {
+    open override var description: String {
         var text = "<NSFetchRequest: entity: \(resolvedEntityName ?? "nil")"
         if let predicate { text += ", predicate: \(predicate.predicateFormat)" }
         if let sortDescriptors, !sortDescriptors.isEmpty {

@@ -10,12 +10,13 @@ public enum NSPersistentStoreRequestType: UInt, Sendable {
 }
 
 /// What a context hands its stores to execute (`NSManagedObjectContext.execute(_:)`): the base class of fetch
-/// requests and asynchronous fetch requests, as Apple's.
-open class NSPersistentStoreRequest {
+/// requests and asynchronous fetch requests, as Apple's. An `NSObject`, as Apple's, so requests are `Equatable` and
+/// `Hashable` through `isEqual(_:)` and `hash`: by identity here, by content for fetch requests.
+open class NSPersistentStoreRequest: NSObject {
     /// The stores the request reads or writes; nil means every store that holds its entity.
     public var affectedStores: [NSPersistentStore]?
 
-    public init() {}
+    public override init() {}
 
     /// The kind of request; each subclass names its own.
     open var requestType: NSPersistentStoreRequestType { .fetchRequestType }

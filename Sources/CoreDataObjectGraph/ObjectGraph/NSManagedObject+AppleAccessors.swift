@@ -86,4 +86,8 @@ extension NSManagedObject {
     public var hasPersistentChangedValues: Bool {
         !changes.changedSlots.isEmpty || !changes.committedToMany.isEmpty || (changes.isInserted && !changes.isDeleted)
     }
+
+    /// 0 when the object is realized and not turning into or out of a fault, as Apple's; 1 while it is a fault (code
+    /// reads `faultingState == 0` to ignore changes an object reports while it is not fully there).
+    public var faultingState: Int { isFault ? 1 : 0 }
 }
