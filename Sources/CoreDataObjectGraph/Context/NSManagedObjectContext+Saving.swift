@@ -53,7 +53,9 @@ extension NSManagedObjectContext {
             postDidSave(inserted: [], updated: [], deleted: mergedDeletions)
             return
         }
-        callWillSave(inserted, updated, deleted + mergedDeletions)
+        // Every object the save deletes, merged deletions included (a copy only when there are merged ones).
+        let allDeleted = mergedDeletions.isEmpty ? deleted : deleted + mergedDeletions
+        callWillSave(inserted, updated, allDeleted)
         var errors: [CoreDataError] = []
         if !skipsValidationOnSave {
             for object in inserted { collect(&errors) { try object.validateForInsert() } }
@@ -67,7 +69,7 @@ extension NSManagedObjectContext {
         if groups.count == 1 {
             let outcome = try write(groups[0], coordinator: coordinator)
             finishSave(inserted: inserted, permanentIDs: outcome.permanentIDs, updated: updated, updatedVersions: outcome.updatedVersions,
-                       deleted: deleted + mergedDeletions, coordinator: coordinator, isPartial: false)
+                       deleted: allDeleted, coordinator: coordinator, isPartial: false)
             return
         }
         // Several stores: each writes its share in one transaction of its own, in the order the stores were added.
