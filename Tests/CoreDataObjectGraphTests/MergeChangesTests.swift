@@ -102,6 +102,51 @@ struct MergeChangesTests {
         #expect(NSRefreshedObjectIDsKey == NSManagedObjectContext.NotificationKey.refreshedObjectIDs.rawValue)
     }
 
+    /// The pattern of Apple's guide: another context's did-save observer merges it into this context and saves
+    /// this one, which has nothing to save after the merge and still posts did-save, with empty sets.
+    @Test func aContextSavedRightAfterAMergeHasNothingToSave() throws {
+        let coordinator = try Self.coordinator()
+        let viewer = Self.context(coordinator), background = Self.context(coordinator)
+        let people = try viewer.performAndWait {
+            let people = ["Edythe", "Ellis"].map { name in
+                let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: viewer)
+                person.setValue(name, forKey: "name")
+                return person
+            }
+            try viewer.save()
+            return people
+        }
+        let viewerSaves = Recorder(NSManagedObjectContext.didSaveObjectsNotification, from: viewer)
+        let changes = Recorder(NSManagedObjectContext.objectsDidChangeNotification, from: viewer)
+        let merges = Recorder(NSManagedObjectContext.didMergeChangesObjectIDsNotification, from: viewer)
+        let token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: background,
+                                                           queue: nil) { note in
+            viewer.mergeChanges(fromContextDidSave: note)
+            viewer.performAndWait { try? viewer.save() }
+        }
+        defer { NotificationCenter.default.removeObserver(token); viewerSaves.stop(); changes.stop(); merges.stop() }
+        try background.performAndWait {
+            for person in try background.fetch(NSFetchRequest<NSManagedObject>(entityName: "Person")) {
+                person.setValue("\(person.value(forKey: "name")!) Updated", forKey: "name")
+            }
+            NSEntityDescription.insertNewObject(forEntityName: "Person", into: background).setValue("Alessandro", forKey: "name")
+            try background.save()
+        }
+        #expect(changes.notes.count == 1)
+        #expect(changes.infos.first?[NSRefreshedObjectsKey] as? Set<NSManagedObject> == Set(people))
+        #expect((changes.infos.first?[NSInsertedObjectsKey] as? Set<NSManagedObject>)?.count == 1)
+        #expect(changes.infos.first?[NSUpdatedObjectsKey] == nil)
+        let merged = try #require(merges.infos.first)
+        #expect((merged[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID>)?.count == 2)
+        #expect((merged[NSRefreshedObjectIDsKey] as? Set<NSManagedObjectID>)?.count == 2)
+        #expect(viewerSaves.notes.count == 1, "the save after the merge posts did-save")
+        for key in [NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey] {
+            #expect((viewerSaves.infos.first?[key] as? Set<NSManagedObject>)?.isEmpty == true)
+        }
+        #expect(!viewer.performAndWait { viewer.hasChanges })
+        #expect(try background.performAndWait { try background.count(for: NSFetchRequest<NSManagedObject>(entityName: "Person")) } == 3)
+    }
+
     @Test func aRefreshKeepsThisContextsUnsavedChangesOnTop() throws {
         let coordinator = try Self.coordinator()
         let viewer = Self.context(coordinator), writer = Self.context(coordinator)
@@ -234,6 +279,39 @@ struct MergeChangesTests {
             #expect(viewer.deletedObjects == [person])
             try viewer.save()
             #expect(viewer.registeredObject(for: id) == nil)
+        }
+    }
+
+    /// A save across several stores writes each store's share; a merged deletion in either store is no share of it.
+    @Test func aMergedDeletionIsNoShareOfASaveAcrossStores() throws {
+        let stack = try MultipleStoresTests.stack()
+        let viewer = stack.context, writer = Self.context(stack.coordinator)
+        let (goneID, keptID) = try writer.performAndWait {
+            let gone = MultipleStoresTests.insertFeedback("Gone", rating: 1, into: writer)
+            writer.assign(gone, to: stack.part2)
+            let kept = MultipleStoresTests.insertFeedback("Kept", rating: 2, into: writer)
+            writer.assign(kept, to: stack.part1)
+            try writer.save()
+            return (gone.objectID, kept.objectID)
+        }
+        let gone = viewer.performAndWait {
+            let gone = viewer.object(with: goneID)
+            _ = gone.value(forKey: "authorAlias")
+            return gone
+        }
+        let saved = try Self.didSave(of: writer) { writer.delete(writer.object(with: goneID)) }
+        try viewer.performAndWait {
+            viewer.mergeChanges(fromContextDidSave: saved)
+            #expect(viewer.deletedObjects == [gone])
+            // Changes for both stores besides the merged deletion.
+            viewer.object(with: keptID).setValue(5.0, forKey: "rating")
+            let added = MultipleStoresTests.insertFeedback("New", rating: 3, into: viewer)
+            viewer.assign(added, to: stack.part2)
+            try viewer.save()
+            #expect(!viewer.hasChanges)
+            #expect(viewer.registeredObject(for: goneID) == nil)
+            let all = NSFetchRequest<NSManagedObject>(entityName: "Feedback")
+            #expect(Set(try viewer.fetch(all).compactMap { $0.value(forKey: "authorAlias") as? String }) == ["Kept", "New"])
         }
     }
 
