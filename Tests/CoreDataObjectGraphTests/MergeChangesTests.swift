@@ -282,6 +282,35 @@ struct MergeChangesTests {
         }
     }
 
+    /// A child that merges its parent's saves automatically deletes what the parent's save deleted; its own save
+    /// hands nothing back for the parent to write.
+    @Test func aChildMergingItsParentsSavesDeletesTheSameWay() throws {
+        let coordinator = try Self.coordinator()
+        let parent = Self.context(coordinator)
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        child.automaticallyMergesChangesFromParent = true
+        let id = try Self.savePeople(["Ada"], in: parent)[0]
+        let inChild = child.performAndWait {
+            let person = child.object(with: id)
+            _ = person.value(forKey: "name")
+            return person
+        }
+        try parent.performAndWait {
+            parent.delete(parent.object(with: id))
+            try parent.save()
+        }
+        try child.performAndWait {
+            #expect(child.deletedObjects == [inChild])
+            try child.save()
+            #expect(child.registeredObject(for: id) == nil)
+        }
+        try parent.performAndWait {
+            #expect(!parent.hasChanges, "the parent had saved the deletion already")
+            try parent.save()
+        }
+    }
+
     /// A save across several stores writes each store's share; a merged deletion in either store is no share of it.
     @Test func aMergedDeletionIsNoShareOfASaveAcrossStores() throws {
         let stack = try MultipleStoresTests.stack()

@@ -2,8 +2,9 @@ import CoreDataModel
 import Foundation
 
 extension NSManagedObjectContext {
-    /// Posted after a save, with the saved objects under `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and
-    /// `NSDeletedObjectsKey`; pass it to `mergeChanges(fromContextDidSave:)` of another context.
+    /// Posted after every save (one without changes too, with empty sets), with the saved objects under
+    /// `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and `NSDeletedObjectsKey`; pass it to
+    /// `mergeChanges(fromContextDidSave:)` of another context.
     public static let didSaveObjectsNotification = Notification.Name("NSManagedObjectContextDidSaveNotification")
     /// Posted by `processPendingChanges()` when objects changed, with the same keys.
     public static let objectsDidChangeNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
