@@ -147,6 +147,31 @@ struct MergeChangesTests {
         #expect(try background.performAndWait { try background.count(for: NSFetchRequest<NSManagedObject>(entityName: "Person")) } == 3)
     }
 
+    /// As CoreDataPlus's investigation of Apple's merge shows: afterwards the context holds the objects in use (the
+    /// refreshed one and the deleted one, kept until the save), not the inserted fault nobody references.
+    @Test func afterAMergeTheContextHoldsWhatIsInUseAndTheDeletedObjects() throws {
+        let coordinator = try Self.coordinator()
+        let viewer = Self.context(coordinator), writer = Self.context(coordinator)
+        let ids = try Self.savePeople(["Alessandro", "Andrea"], in: writer)
+        let people = viewer.performAndWait {
+            let people = ids.map { viewer.object(with: $0) }
+            for person in people { _ = person.value(forKey: "name") }
+            return people
+        }
+        let saved = try Self.didSave(of: writer) {
+            writer.delete(writer.object(with: ids[0]))
+            writer.object(with: ids[1]).setValue("Andrea**", forKey: "name")
+            NSEntityDescription.insertNewObject(forEntityName: "Person", into: writer).setValue("Edythe", forKey: "name")
+        }
+        viewer.performAndWait {
+            viewer.mergeChanges(fromContextDidSave: saved)
+            #expect(viewer.registeredObjects == Set(people))
+            #expect(viewer.insertedObjects.isEmpty)
+            #expect(viewer.deletedObjects == [people[0]])
+            #expect(people[1].value(forKey: "name") as? String == "Andrea**")
+        }
+    }
+
     @Test func aRefreshKeepsThisContextsUnsavedChangesOnTop() throws {
         let coordinator = try Self.coordinator()
         let viewer = Self.context(coordinator), writer = Self.context(coordinator)
