@@ -16,7 +16,19 @@ extension NSManagedObjectContext {
                 let id = object.objectID
                 if object.isInserted && object.isDeleted { continue }
                 if object.isDeleted {
-                    parent.delete(parent.object(with: id))
+                    if object.changes.isDeletedByMerge {
+                        // The row is gone already: the parent learns of it if it holds the object, and has nothing to
+                        // write for it.
+                        if let target = parent.registeredObject(for: id) {
+                            if target.isDeleted {
+                                target.changes.isDeletedByMerge = !target.isInserted
+                            } else {
+                                parent.markDeletedByMerge(target, announce: true)
+                            }
+                        }
+                    } else {
+                        parent.delete(parent.object(with: id))
+                    }
                     continue
                 }
                 let target: NSManagedObject

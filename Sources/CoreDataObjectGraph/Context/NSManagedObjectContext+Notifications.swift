@@ -2,8 +2,9 @@ import CoreDataModel
 import Foundation
 
 extension NSManagedObjectContext {
-    /// Posted after a save, with the saved objects under `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and
-    /// `NSDeletedObjectsKey`; pass it to `mergeChanges(fromContextDidSave:)` of another context.
+    /// Posted after every save (one without changes too, with empty sets), with the saved objects under
+    /// `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and `NSDeletedObjectsKey`; pass it to
+    /// `mergeChanges(fromContextDidSave:)` of another context.
     public static let didSaveObjectsNotification = Notification.Name("NSManagedObjectContextDidSaveNotification")
     /// Posted by `processPendingChanges()` when objects changed, with the same keys.
     public static let objectsDidChangeNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
@@ -31,42 +32,6 @@ extension NSManagedObjectContext {
         var ids = Set<NSManagedObjectID>(minimumCapacity: objects.count)
         for object in objects { ids.insert(object.objectID) }
         return ids
-    }
-
-    /// Brings another context's save into this one: inserted objects are registered here (as faults), updated objects
-    /// registered here are refreshed (keeping this context's own unsaved changes on top), deleted ones are forgotten;
-    /// an objects-did-change notification lists all three. Works across coordinators on one store,
-    /// since refreshed objects read the store again.
-    public func mergeChanges(fromContextDidSave notification: Notification) {
-        let info = notification.userInfo ?? [:]
-        let updated = (info[Self.updatedObjectIDsKey] as? Set<NSManagedObjectID>) ?? []
-        let deleted = (info[Self.deletedObjectIDsKey] as? Set<NSManagedObjectID>) ?? []
-        let insertedIDs = (info[Self.insertedObjectIDsKey] as? Set<NSManagedObjectID>) ?? []
-        let fromAnotherCoordinator = (notification.object as? NSManagedObjectContext)?.persistentStoreCoordinator !== persistentStoreCoordinator
-        for id in updated {
-            guard let object = registeredObject(for: id) else { continue }
-            if fromAnotherCoordinator { persistentStoreCoordinator?.rowCache.remove(id) }
-            if object.hasChanges {
-                object.mergeStoreValuesKeepingChanges()
-            } else {
-                refresh(object, mergeChanges: false)
-            }
-        }
-        // As Apple's merge does, the inserted objects are faulted into this context and reported as inserted.
-        let inserted = insertedIDs.filter { !$0.isTemporaryID }.sorted { $0.primaryKey < $1.primaryKey }.map { object(with: $0) }
-        var forgotten: [NSManagedObject] = []
-        for id in deleted {
-            persistentStoreCoordinator?.rowCache.remove(id)
-            guard let object = registeredObject(for: id) else { continue }
-            forgotten.append(object)
-            changedObjects.remove(object)
-            registry.removeValue(forKey: id)
-            object.turnIntoFault()
-            object.managedObjectContext = nil
-        }
-        postObjectsDidChange(inserted: inserted, updated: updated.compactMap { registeredObject(for: $0) }, deleted: forgotten)
-        postObjectIDs(Self.didMergeChangesObjectIDsNotification, inserted: Set(inserted.map(\.objectID)), updated: updated,
-                      deleted: deleted)
     }
 
     func postObjectsDidChange(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {

@@ -6,8 +6,9 @@ extension NSManagedObjectContext {
     /// Apple's class method: `changeNotificationData` holds, under `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and
     /// `NSDeletedObjectsKey` (or the `…ObjectIDsKey` spellings), arrays or sets of object IDs, their URI
     /// representations, or managed objects. Each context merges on its own queue, as `mergeChanges(fromContextDidSave:)`
-    /// does: updated objects take the store's values (keeping unsaved changes), deleted objects leave the context, and
-    /// the contexts post objects-did-change. A URI that names no store of a context's coordinator is skipped there.
+    /// does: updated objects in use are refreshed (keeping unsaved changes), deleted objects are deleted there (in
+    /// `deletedObjects` until the next save, which writes nothing for them), and the contexts post objects-did-change.
+    /// A URI that names no store of a context's coordinator is skipped there.
     public class func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [NSManagedObjectContext]) {
         for context in contexts {
             context.performAndWait {

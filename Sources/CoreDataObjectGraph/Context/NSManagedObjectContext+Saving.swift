@@ -12,37 +12,50 @@ extension NSManagedObjectContext {
         if let parent {
             processPendingChanges()
             callWillSave(insertedObjects, updatedObjects, deletedObjects)
-            // Apple posts did-save for a child's save too, with what went up to the parent.
+            // Apple posts did-save for every save of a child too (empty sets for one without changes), with what went
+            // up to the parent.
             let inserted = Array(insertedObjects), updated = Array(updatedObjects), deleted = Array(deletedObjects)
             pushChangesToParent(parent)
-            if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) {
-                for object in [inserted, updated, deleted].joined() { object.didSave() }
-                postDidSave(inserted: inserted, updated: updated, deleted: deleted)
-            }
+            for object in [inserted, updated, deleted].joined() { object.didSave() }
+            postDidSave(inserted: inserted, updated: updated, deleted: deleted)
             return
         }
         processPendingChanges()
         guard hasChanges, let coordinator = persistentStoreCoordinator else {
             changedObjects.removeAll { !$0.hasChanges }
             try saveMetadataOnly()
+            // As Apple's: a save without changes posts did-save too, with empty sets.
+            postDidSave(inserted: [], updated: [], deleted: [])
             return
         }
-        // One pass, in the order the objects first changed; an object inserted and deleted again is in none.
+        // One pass, in the order the objects first changed; an object inserted and deleted again is in none. A
+        // deletion merged from another context's save has no row left to delete: it is saved without a write.
         var inserted: [NSManagedObject] = [], updated: [NSManagedObject] = [], deleted: [NSManagedObject] = []
+        var mergedDeletions: [NSManagedObject] = []
         for object in changedObjects.values {
             if object.isInserted {
                 if !object.isDeleted { inserted.append(object) }
             } else if object.isDeleted {
-                deleted.append(object)
+                if object.changes.isDeletedByMerge { mergedDeletions.append(object) } else { deleted.append(object) }
             } else if object.isUpdated {
                 updated.append(object)
             }
         }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
-            changedObjects.removeAll()
+            if !mergedDeletions.isEmpty { callWillSave([], [], mergedDeletions) }
+            try saveMetadataOnly()
+            didSave(inserted: [], permanentIDs: [], updated: [], updatedVersions: [], deleted: mergedDeletions,
+                    coordinator: coordinator, isPartial: false)
+            for object in mergedDeletions {
+                object.didSave()
+                object.turnIntoFaultCallingHooks()
+            }
+            postDidSave(inserted: [], updated: [], deleted: mergedDeletions)
             return
         }
-        callWillSave(inserted, updated, deleted)
+        // Every object the save deletes, merged deletions included (a copy only when there are merged ones).
+        let allDeleted = mergedDeletions.isEmpty ? deleted : deleted + mergedDeletions
+        callWillSave(inserted, updated, allDeleted)
         var errors: [CoreDataError] = []
         if !skipsValidationOnSave {
             for object in inserted { collect(&errors) { try object.validateForInsert() } }
@@ -56,7 +69,7 @@ extension NSManagedObjectContext {
         if groups.count == 1 {
             let outcome = try write(groups[0], coordinator: coordinator)
             finishSave(inserted: inserted, permanentIDs: outcome.permanentIDs, updated: updated, updatedVersions: outcome.updatedVersions,
-                       deleted: deleted, coordinator: coordinator, isPartial: false)
+                       deleted: allDeleted, coordinator: coordinator, isPartial: false)
             return
         }
         // Several stores: each writes its share in one transaction of its own, in the order the stores were added.
@@ -66,7 +79,8 @@ extension NSManagedObjectContext {
         func finish(isPartial: Bool) {
             finishSave(inserted: written.flatMap(\.group.inserted), permanentIDs: written.flatMap(\.outcome.permanentIDs),
                        updated: written.flatMap(\.group.updated), updatedVersions: written.flatMap(\.outcome.updatedVersions),
-                       deleted: written.flatMap(\.group.deleted), coordinator: coordinator, isPartial: isPartial)
+                       deleted: written.flatMap(\.group.deleted) + (isPartial ? [] : mergedDeletions), coordinator: coordinator,
+                       isPartial: isPartial)
         }
         coordinator.forgetAssignments(of: inserted.map(\.objectID))
         for group in groups {

@@ -24,6 +24,9 @@ struct ObjectChanges {
     var temporaryID: NSManagedObjectID?
     /// A transient property was set: the object has changes (and counts as updated) that a save does not write.
     var hasTransientChanges = false
+    /// The deletion came from a merge of another context's save (`mergeChanges(fromContextDidSave:)`): the row is
+    /// gone from the store already, so the next save has nothing to write for it.
+    var isDeletedByMerge = false
 
     var hasChanges: Bool {
         isInserted || isDeleted || !changedSlots.isEmpty || committedToManyStorage != nil || hasTransientChanges
