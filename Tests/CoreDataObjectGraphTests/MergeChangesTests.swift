@@ -400,6 +400,42 @@ struct MergeChangesTests {
     }
 
     /// Apple posts will-save and did-save for every save, with empty sets when nothing changed.
+    /// CoreDataPlus's `test_InvestigationAutomaticallyMergesChangesFromParent`: the parent saves and then, still on
+    /// its queue, waits for the child, whose automatic merge of that save runs first. The merge must not wait for the
+    /// parent's queue (it leaves the child's copy a fault that the read then fills in place); the scenario runs on a
+    /// thread of its own so that a deadlock fails the test instead of hanging the run.
+    @Test func aChildsAutomaticMergeDoesNotWaitForItsBusyParent() throws {
+        let coordinator = try Self.coordinator()
+        let parent = Self.context(coordinator)
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        child.automaticallyMergesChangesFromParent = true
+        let id = try Self.savePeople(["Ann"], in: parent)[0]
+        nonisolated(unsafe) let childsPerson = child.performAndWait {
+            let person = child.object(with: id)
+            _ = person.value(forKey: "name")
+            return person
+        }
+        final class Outcome: @unchecked Sendable { var name: String?; var error: (any Error)? }
+        let outcome = Outcome()
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do {
+                try parent.performAndWait {
+                    parent.object(with: id).setValue("Bea", forKey: "name")
+                    try parent.save()
+                    outcome.name = child.performAndWait { childsPerson.value(forKey: "name") as? String }
+                }
+            } catch { outcome.error = error }
+            finished.signal()
+        }
+        let done = finished.wait(timeout: .now() + 20) == .success
+        #expect(done, "the child's merge and the parent waiting for the child deadlocked")
+        guard done else { return }
+        #expect(outcome.error == nil)
+        #expect(outcome.name == "Bea", "the child sees the parent's saved change")
+    }
+
     @Test func aSaveWithoutChangesStillPostsDidSave() throws {
         let coordinator = try Self.coordinator()
         let context = Self.context(coordinator)

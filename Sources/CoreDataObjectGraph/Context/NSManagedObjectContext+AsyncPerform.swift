@@ -22,7 +22,7 @@ extension NSManagedObjectContext {
         }
         let outcome: UncheckedBox<Result<T, E>> = await withCheckedContinuation { continuation in
             queue.async { [self] in
-                let result = ContextInPerform.$current.withValue(self) { Result { () throws(E) -> T in try task.value() } }
+                let result = holdingQueue { Result { () throws(E) -> T in try task.value() } }
                 continuation.resume(returning: UncheckedBox(result))
             }
         }

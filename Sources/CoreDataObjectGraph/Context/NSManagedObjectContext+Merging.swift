@@ -78,7 +78,8 @@ extension NSManagedObjectContext {
     }
 
     /// Reads an object in use again after another context saved it: without unsaved changes it takes the saved
-    /// values (and stays filled, as Apple's merged objects do); with them, the store's values under its changes.
+    /// values (and stays filled, as Apple's merged objects do, in a root context; a child's becomes a fault); with
+    /// them, the store's values under its changes.
     private func refreshForMerge(_ object: NSManagedObject) {
         // Fetched properties fetch again on their next use.
         if object.sideState?.fetchedProperties.isEmpty == false { object.sideState?.fetchedProperties.removeAll() }
@@ -89,7 +90,10 @@ extension NSManagedObjectContext {
             object.awake(fromSnapshotEvents: .refresh)
         } else {
             object.turnIntoFaultCallingHooks()
-            fulfillFault(for: object)
+            // A root context fills it again from its coordinator at once. A child leaves it a fault that fills on its
+            // next use: filling it here would wait for the parent's queue, and the parent may be the one waiting for
+            // this queue (it saved, and waits in performAndWait for this child, whose merge was queued first).
+            if parent == nil { fulfillFault(for: object) }
         }
     }
 

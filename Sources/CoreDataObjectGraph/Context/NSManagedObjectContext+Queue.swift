@@ -10,7 +10,7 @@ extension NSManagedObjectContext {
     /// block's changes are announced (objects-did-change, fetched results controllers) when it returns.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            ContextInPerform.$current.withValue(self) { block() }
+            holdingQueue { block() }
             processPendingChanges()
         }
     }
@@ -32,10 +32,21 @@ extension NSManagedObjectContext {
         // (a child's save reaching its main-queue parent) must run in place, not wait for the main queue.
         if !MainQueueHold.isHeld, Self.isOnMainQueue {
             return try MainQueueHold.$isHeld.withValue(true) {
-                try queue.sync { try ContextInPerform.$current.withValue(self) { try block() } }
+                try queue.sync { try holdingQueue(block) }
             }
         }
-        return try queue.sync { try ContextInPerform.$current.withValue(self) { try block() } }
+        return try queue.sync { try holdingQueue(block) }
+    }
+
+    /// Runs `block`, which the context's queue runs, as this context's perform block: `NSFetchRequest.execute()`
+    /// fetches here, and this context's queue counts as held by the thread until it returns, also inside another
+    /// context's `performAndWait` that the block calls (a parent that saved and then waits for its child still holds
+    /// its own queue, so code the child runs for it on that thread, such as filling a fault, runs in place instead of
+    /// waiting for the queue: dispatch would trap on that wait).
+    func holdingQueue<R>(_ block: () throws -> R) rethrows -> R {
+        try QueueHold.$contexts.withValue(QueueHold.contexts + [ObjectIdentifier(self)]) {
+            try ContextInPerform.$current.withValue(self) { try block() }
+        }
     }
 
     /// With Core Data's concurrency debugging on, traps when the context is used off its queue: wrap the call in
@@ -49,7 +60,7 @@ extension NSManagedObjectContext {
 
     var isOnQueue: Bool {
         if concurrencyType == .mainQueueConcurrencyType, Thread.isMainThread || MainQueueHold.isHeld { return true }
-        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) || QueueHold.contexts.contains(ObjectIdentifier(self))
     }
 
     /// Whether the current code runs on the main queue: on the main thread, or on the dispatch thread that drains the
@@ -64,6 +75,13 @@ extension NSManagedObjectContext {
 /// `NSFetchRequest.execute()` fetches in.
 enum ContextInPerform {
     @TaskLocal static var current: NSManagedObjectContext?
+}
+
+/// The contexts whose queues the current thread holds, running their perform blocks (innermost last): a block that
+/// waits in another context's `performAndWait` still holds its own queue (a task-local value, which synchronous code
+/// on the same thread sees, inside and outside tasks).
+enum QueueHold {
+    @TaskLocal static var contexts: [ObjectIdentifier] = []
 }
 
 /// Whether the current thread holds the main queue while it waits in `performAndWait` for another context's queue (a
