@@ -42,6 +42,8 @@ extension NSManagedObjectContext {
             changedObjects.removeAll()
             return
         }
+        // An inserted object turned into a fault holds its values aside; the store writes what it holds.
+        for object in inserted where object.storedValues == nil { fulfillFault(for: object) }
         callWillSave(inserted, updated, deleted)
         var errors: [CoreDataError] = []
         if !skipsValidationOnSave {
