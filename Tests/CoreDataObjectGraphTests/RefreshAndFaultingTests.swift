@@ -193,6 +193,29 @@ struct RefreshAndFaultingTests {
         }
     }
 
+    @Test func existingObjectAndBatchFaultingFillInsertedObjectsTurnedIntoFaults() throws {
+        let container = try container()
+        let parent = container.newBackgroundContext()
+        let (soupID, stewID) = try parent.performAndWait {
+            let soup = recipe("Soup", in: parent), stew = recipe("Stew", in: parent)
+            parent.refresh(soup, mergeChanges: false)
+            parent.refresh(stew, mergeChanges: false)
+            #expect(try parent.existingObject(with: soup.objectID) === soup)
+            #expect(!soup.isFault && soup.name == "Soup")
+            try parent.fulfillFaults(for: [stew])
+            #expect(!stew.isFault && stew.name == "Stew")
+            return (soup.objectID, stew.objectID)
+        }
+        // A child's objects for its parent's inserts fill from the parent, one by one or together.
+        let child = child(of: parent)
+        try child.performAndWait {
+            let soup = child.object(with: soupID), stew = child.object(with: stewID)
+            try child.fulfillFaults(for: [soup, stew])
+            #expect(!soup.isFault && !stew.isFault)
+            #expect(soup.value(forKey: "name") as? String == "Soup" && stew.value(forKey: "name") as? String == "Stew")
+        }
+    }
+
     // MARK: refreshAllObjects() and refresh(_:mergeChanges: true)
 
     @Test func refreshAllObjectsLeavesInsertedObjectsAsTheyAreAndTurnsUnchangedOnesIntoFaults() throws {
