@@ -4,6 +4,7 @@ import CoreDataObjectGraph
 import CoreDataTestSupport
 import Foundation
 import Predicates
+import SQLiteDatabase
 import Testing
 import UndoManagement
 
@@ -234,6 +235,28 @@ struct RefreshAndFaultingTests {
             #expect(soup.value(forKey: "isFavorite") as? Bool == true)
             #expect(saved.isFault)
         }
+    }
+
+    @Test func refreshAllObjectsReloadsAnObjectWithChangesAndReappliesThem() throws {
+        let (url, model) = try SampleStoreBuilder.makeRecipesStore(chefs: 3, recipes: 4)
+        let stack = try TestStack(storeURL: url, model: model, options: [:])
+        try stack.context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Chef")
+            request.predicate = NSPredicate(format: "name == %@", "Chef 1")
+            let chef = try #require(try stack.context.fetch(request).first)
+            chef.setValue("Renamed", forKey: "name")
+            // Another writer changes the email underneath.
+            try Connection(path: url.path, mode: .readWrite).execute(sql: "UPDATE ZCHEF SET ZEMAIL = 'new@example.com', Z_OPT = 2 WHERE Z_PK = 1")
+            // "This refreshes all the objects in the context while preserving the unsaved changes" (WWDC 2015).
+            stack.context.refreshAllObjects()
+            #expect(chef.value(forKey: "name") as? String == "Renamed")
+            #expect(chef.value(forKey: "email") as? String == "new@example.com")
+            #expect(chef.changedValues().keys.sorted() == ["name"])
+            // The reloaded version is the one the save checks against: no conflict.
+            try stack.context.save()
+        }
+        let row = try Connection(path: url.path, mode: .readOnly).query("SELECT ZNAME, ZEMAIL FROM ZCHEF WHERE Z_PK = 1")[0]
+        #expect(row[0].stringValue == "Renamed" && row[1].stringValue == "new@example.com")
     }
 
     @Test func refreshWithMergeChangesTurnsAnObjectWithoutChangesIntoAFaultAsRefreshAllObjectsDoes() throws {

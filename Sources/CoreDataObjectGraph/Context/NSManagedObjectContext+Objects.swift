@@ -131,14 +131,16 @@ extension NSManagedObjectContext {
     }
 
     /// Refreshes every registered object, as `refresh(_:mergeChanges: true)` would: objects without unsaved changes
-    /// turn back into faults (their next use reads the store's current values), and objects with changes keep them.
+    /// turn back into faults (their next use reads the store's current values), objects with changes reload their
+    /// values and keep their changes over them, and inserted objects stay as they are.
     public func refreshAllObjects() {
         assertOnQueue()
-        // An object whose only changes are transient values is refreshed too: refreshing re-applies changes to
-        // persistent properties, and transient values start over (`awake(fromSnapshotEvents:)` recomputes them).
+        // An object whose only changes are transient values is turned into a fault too: refreshing re-applies changes
+        // to persistent properties, and transient values start over (`awake(fromSnapshotEvents:)` recomputes them).
         var refreshed: Set<NSManagedObject> = []
-        for object in registry.liveObjects where !object.hasChanges || object.changes.hasOnlyTransientChanges {
-            refresh(object, mergeChanges: false)
+        for object in registry.liveObjects where !object.isInserted {
+            let merges = object.hasChanges && !object.changes.hasOnlyTransientChanges
+            refresh(object, mergeChanges: merges)
             refreshed.insert(object)
         }
         // As Apple's: observers (and fetched results controllers) learn which objects were refreshed.
