@@ -94,6 +94,20 @@ struct LifecycleHookTests {
         }
     }
 
+    @Test func anInsertedObjectTurnedIntoAFaultCallsTheFaultHooksAndIsNotAwokenAsFetched() throws {
+        let (_, context) = try stack()
+        context.performAndWait {
+            let entry = NSEntityDescription.insertNewObject(forEntityName: "Diary", into: context) as! Diary
+            entry.title = "draft"
+            _ = Self.log.take()
+            context.refresh(entry, mergeChanges: false)
+            #expect(Self.log.take() == ["willTurnIntoFault", "didTurnIntoFault"])
+            // It takes its own values back: nothing was fetched, so awakeFromFetch is not called.
+            #expect(entry.title == "draft")
+            #expect(Self.log.take().isEmpty)
+        }
+    }
+
     @Test func anObjectFetchedWithItsValuesAwakesOnce() throws {
         let (_, context) = try stack()
         try context.performAndWait {

@@ -11,6 +11,8 @@ extension NSManagedObjectContext {
     func pushChangesToParent(_ parent: NSManagedObjectContext) {
         processPendingChanges()
         let objects = Array(changedObjects.values)
+        // An inserted object turned into a fault holds its values aside: they go up with it.
+        for object in objects where object.isInserted && object.storedValues == nil { fulfillFault(for: object) }
         parent.performAndWait {
             for object in objects {
                 let id = object.objectID
@@ -84,6 +86,17 @@ extension NSManagedObjectContext {
             // still a fault (the inverse side of moving a to-one), which the parent's list would undo.
             for (name, ids) in source.toMany where object.toMany[name] == nil { object.toMany[name] = ids }
             return true
+        }
+    }
+
+    /// The values of `object` in the nearest ancestor that holds it (with its unsaved changes), at that object's
+    /// version; nil when none does, and the store's row is the current state. What a child refreshes from.
+    func snapshotFromParent(for object: NSManagedObject) -> Snapshot? {
+        guard let parent else { return nil }
+        return parent.performAndWait {
+            guard let source = parent.registeredObject(for: object.objectID) else { return parent.snapshotFromParent(for: object) }
+            if source.isFault { parent.fulfillFault(for: source) }
+            return source.storedValues.map { Snapshot(values: $0, version: source.snapshotVersion) }
         }
     }
 

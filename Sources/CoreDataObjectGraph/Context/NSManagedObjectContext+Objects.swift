@@ -21,7 +21,7 @@ extension NSManagedObjectContext {
         let object = self.object(with: objectID)
         if object.isFault {
             try fulfillFaultThrowing(for: object)
-            object.awakeFromFetchUnlessPlain()
+            if !object.isInserted { object.awakeFromFetchUnlessPlain() }
         }
         if let error = object.faultingError as? CoreDataError, error.code == .objectInaccessibleException { throw error }
         return object
@@ -91,18 +91,26 @@ extension NSManagedObjectContext {
         return entity
     }
 
-    /// Turns `object` back into a fault (releasing its values and relationships), or refreshes its values
-    /// from the store when `mergeChanges` is true: then its unsaved changes are re-applied over the fresh values.
+    /// Apple's refresh. With `mergeChanges` false the object's pending changes are discarded and it becomes a fault,
+    /// its transient values disposed of; its next use reloads its values from the store (a child's from its parent).
+    /// With `mergeChanges` true an object with changes reloads its values and has its unsaved changes re-applied
+    /// over them, transient values untouched; one without changes becomes a fault, as `refreshAllObjects()` leaves
+    /// it. An inserted object has no row to reload from: it becomes a fault that gets its own values back when it
+    /// fires, and is still inserted (with `mergeChanges` true it is left as it is).
     public func refresh(_ object: NSManagedObject, mergeChanges: Bool) {
         // Fetched properties fetch again on their next use.
         if object.sideState?.fetchedProperties.isEmpty == false { object.sideState?.fetchedProperties.removeAll() }
         if mergeChanges && object.hasChanges {
-            // Apple's merge: the store's current values and version, with this context's unsaved changes re-applied
-            // over them (an inserted object has nothing in the store to refresh from).
+            // Apple's merge: the current values and version (the parent's for a child, whose store the parent is),
+            // with this context's unsaved changes re-applied over them.
             guard !object.isInserted else { return }
             persistentStoreCoordinator?.rowCache.remove(object.objectID)
             if object.storedValues == nil { fulfillFault(for: object) }
-            object.mergeStoreValuesKeepingChanges()
+            if let fresh = snapshotFromParent(for: object) {
+                object.mergeStoreValuesKeepingChanges(fresh)
+            } else {
+                object.mergeStoreValuesKeepingChanges()
+            }
             object.awake(fromSnapshotEvents: .refresh)
             return
         }
@@ -112,22 +120,27 @@ extension NSManagedObjectContext {
             object.changes.reset()
             changedObjects.remove(object)
         }
+        if object.isInserted {
+            object.turnInsertedObjectIntoFault()
+            return
+        }
         object.turnIntoFaultCallingHooks()
         if let coordinator = persistentStoreCoordinator {
             coordinator.rowCache.remove(object.objectID)
         }
-        if mergeChanges { fulfillFault(for: object) }
     }
 
     /// Refreshes every registered object, as `refresh(_:mergeChanges: true)` would: objects without unsaved changes
-    /// turn back into faults (their next use reads the store's current values), and objects with changes keep them.
+    /// turn back into faults (their next use reads the store's current values), objects with changes reload their
+    /// values and keep their changes over them, and inserted objects stay as they are.
     public func refreshAllObjects() {
         assertOnQueue()
-        // An object whose only changes are transient values is refreshed too: refreshing re-applies changes to
-        // persistent properties, and transient values start over (`awake(fromSnapshotEvents:)` recomputes them).
+        // An object whose only changes are transient values is turned into a fault too: refreshing re-applies changes
+        // to persistent properties, and transient values start over (`awake(fromSnapshotEvents:)` recomputes them).
         var refreshed: Set<NSManagedObject> = []
-        for object in registry.liveObjects where !object.hasChanges || object.changes.hasOnlyTransientChanges {
-            refresh(object, mergeChanges: false)
+        for object in registry.liveObjects where !object.isInserted {
+            let merges = object.hasChanges && !object.changes.hasOnlyTransientChanges
+            refresh(object, mergeChanges: merges)
             refreshed.insert(object)
         }
         // As Apple's: observers (and fetched results controllers) learn which objects were refreshed.
@@ -158,7 +171,8 @@ extension NSManagedObjectContext {
     func fulfillFault(for object: NSManagedObject) {
         // Checked here as well as in `fulfillFaultThrowing`: reading a fetched fault skips the call.
         if fillFromFetchedRow(object) {
-            object.awakeFromFetchUnlessPlain()
+            // An inserted object turned into a fault took its own values back: it was not fetched.
+            if type(of: object) != NSManagedObject.self, !object.isInserted { object.awakeFromFetch() }
             return
         }
         do {
@@ -172,7 +186,8 @@ extension NSManagedObjectContext {
 
     /// Fills a fault from the row its fetch kept, if it kept one (only a context without a parent keeps one): a
     /// row-cache hit that no eviction can lose, and the usual way a fetched object fills (reading it, deleting it).
-    /// Reaches no coordinator, and counts itself with one atomic increment.
+    /// Reaches no coordinator, and counts itself with one atomic increment. An inserted object turned into a fault
+    /// keeps its own values there (`turnInsertedObjectIntoFault()`), in any context.
     private func fillFromFetchedRow(_ object: NSManagedObject) -> Bool {
         guard object.pendingValues != nil else { return false }
         coordinatorStatistics?.recordFaultFilledFromFetchedRow()
@@ -218,6 +233,11 @@ extension NSManagedObjectContext {
         var seen = Set<ObjectIdentifier>()
         // The same object may come many times (the chef of every recipe of a to-one prefetch): query it once.
         for object in objects where object.isFault && seen.insert(ObjectIdentifier(object)).inserted {
+            if object.objectID.isTemporaryID {
+                // No row: an inserted object turned into a fault holds its values, a parent's insert is its parent's.
+                fulfillFault(for: object)
+                continue
+            }
             if parent == nil, let pending = object.pendingSnapshot {
                 object.fill(from: pending)  // the row its fetch read
                 object.awakeFromFetchUnlessPlain()

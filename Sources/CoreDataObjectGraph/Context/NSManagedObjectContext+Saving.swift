@@ -53,6 +53,8 @@ extension NSManagedObjectContext {
             postDidSave(inserted: [], updated: [], deleted: mergedDeletions)
             return
         }
+        // An inserted object turned into a fault holds its values aside; the store writes what it holds.
+        for object in inserted where object.storedValues == nil { fulfillFault(for: object) }
         // Every object the save deletes, merged deletions included (a copy only when there are merged ones).
         let allDeleted = mergedDeletions.isEmpty ? deleted : deleted + mergedDeletions
         callWillSave(inserted, updated, allDeleted)

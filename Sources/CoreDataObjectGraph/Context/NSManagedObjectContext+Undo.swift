@@ -28,6 +28,8 @@ extension NSManagedObjectContext {
 
     /// Undo of an insertion: the object leaves the context (redo inserts it again).
     func undoInsertion(of object: NSManagedObject) {
+        // It leaves with its values (an inserted object turned into a fault holds them aside), for the redo.
+        if object.storedValues == nil { fulfillFault(for: object) }
         changedObjects.remove(object)
         registry.removeValue(forKey: object.objectID)
         object.changes.isInserted = false

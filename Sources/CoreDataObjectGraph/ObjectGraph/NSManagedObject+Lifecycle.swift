@@ -24,4 +24,18 @@ extension NSManagedObject {
         turnIntoFault()
         if !plain { didTurnIntoFault() }
     }
+
+    /// Turns an inserted object into a fault, between the fault hooks, as Apple's `refresh(_:mergeChanges: false)`
+    /// does. It has no row to reload from, so its stored values wait in `pendingValues` (where a fetched fault keeps
+    /// its row) and come back when it fires; every read of a fault fills it from there first. Its transient values
+    /// are disposed of; its to-many lists stay, as nothing else holds them. It is still inserted.
+    final func turnInsertedObjectIntoFault() {
+        guard let values = storedValues else { return }
+        let plain = type(of: self) == NSManagedObject.self
+        if !plain { willTurnIntoFault() }
+        storedValues = nil
+        pendingValues = values
+        sideState?.releaseTransientState()
+        if !plain { didTurnIntoFault() }
+    }
 }

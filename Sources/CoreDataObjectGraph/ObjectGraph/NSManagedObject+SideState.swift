@@ -30,6 +30,12 @@ extension NSManagedObject {
         /// Forgets what turning into a fault releases: relationships, transient values, prefetched destinations.
         func releaseLoadedState() {
             toMany.removeAll()
+            releaseTransientState()
+        }
+
+        /// Forgets what turning into a fault releases except the to-many relationships: an inserted object's lists
+        /// exist nowhere else (see `turnInsertedObjectIntoFault()`).
+        func releaseTransientState() {
             transientValues.removeAll()
             prefetchedDestinations.removeAll()
             transformedValues.removeAll()

@@ -5,8 +5,9 @@ import KeyValueCoding
 // The managed object's values, faults and relationships; its declaration, with the stored state, is in the storage
 // room (`Storage/NSManagedObject.swift`).
 extension NSManagedObject {
-    /// Whether the object's values have not been loaded yet.
-    public var isFault: Bool { storedValues == nil && !objectID.isTemporaryID }
+    /// Whether the object's values have not been loaded yet: a fetched fault, an object turned back into a fault
+    /// (an inserted one too, see `turnInsertedObjectIntoFault()`), or a child's object for its parent's insert.
+    public var isFault: Bool { storedValues == nil }
 
     /// Whether the relationship named `key` has not been loaded yet (to-many relationships load on first use).
     public func hasFault(forRelationshipNamed key: String) -> Bool {
