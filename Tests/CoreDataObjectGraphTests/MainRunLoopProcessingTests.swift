@@ -175,6 +175,56 @@ final class MainRunLoopProcessingTests: XCTestCase {
         XCTAssertEqual(note.value(forKey: "title") as? String, "First")
     }
 
+    func testResetForgetsTheChangesTheTurnWouldHaveAnnounced() throws {
+        let context = try container().viewContext
+        let saved = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+        try context.save()
+        turnTheRunLoop()
+        NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("Forgotten", forKey: "title")
+        context.delete(saved)
+        let log = Log()
+        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: context,
+                                                              queue: nil) { log.notifications.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        context.reset()
+        turnTheRunLoop()
+        turnTheRunLoop()
+
+        XCTAssertEqual(log.notifications.count, 1, "reset's own notification, then nothing for the forgotten changes")
+        XCTAssertNotNil(log.notifications.first?.userInfo?[NSInvalidatedAllObjectsKey])
+    }
+
+    /// Counts `prepareForDeletion()`, which Apple calls when a deletion is processed.
+    final class Journal: NSManagedObject {
+        nonisolated(unsafe) static var preparedForDeletion = 0
+        override func prepareForDeletion() {
+            super.prepareForDeletion()
+            Self.preparedForDeletion += 1
+        }
+    }
+
+    func testResetForgetsDeletionsNotProcessedYet() throws {
+        let journal = NSEntityDescription(name: "RunLoopJournal")
+        journal.setProperties([NSAttributeDescription(name: "title", type: .stringAttributeType)])
+        NSManagedObject.register(Journal.self, forEntityName: "RunLoopJournal")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel(entities: [journal]))
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let entry = NSEntityDescription.insertNewObject(forEntityName: "RunLoopJournal", into: context)
+        try context.save()
+        turnTheRunLoop()
+        Journal.preparedForDeletion = 0
+
+        context.delete(entry)
+        context.reset()
+        turnTheRunLoop()
+
+        XCTAssertEqual(Journal.preparedForDeletion, 0, "a deletion reset forgot is not processed")
+        XCTAssertFalse(context.hasChanges)
+    }
+
     func testAPrivateQueueContextWaitsForProcessPendingChanges() throws {
         let container = try container()
         let context = container.newBackgroundContext()
