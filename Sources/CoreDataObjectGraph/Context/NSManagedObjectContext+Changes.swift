@@ -27,7 +27,7 @@ extension NSManagedObjectContext {
         object.changes.isInserted = true
         registry.insert(object, for: object.objectID)
         trackChange(of: object)
-        unpostedChanges.insert(object)
+        noteUnposted(object)
         if undoManager != nil {
             registerUndo(for: object) { [weak self] object in self?.undoInsertion(of: object) }
         }
@@ -42,7 +42,7 @@ extension NSManagedObjectContext {
         object.changes.isDeleted = true
         trackChange(of: object)
         pendingDeletions.append(object)
-        unpostedChanges.insert(object)
+        noteUnposted(object)
         if undoManager != nil {
             registerUndo(for: object) { [weak self] object in self?.undoDeletion(of: object) }
         }
@@ -109,7 +109,7 @@ extension NSManagedObjectContext {
     /// Called by objects when a value changes, so the context keeps them until they are saved.
     func objectDidChange(_ object: NSManagedObject) {
         trackChange(of: object)
-        unpostedChanges.insert(object)
+        noteUnposted(object)
     }
 
     /// Posts objects-did-change for what changed since the last `processPendingChanges()`.

@@ -151,6 +151,10 @@ extension NSManagedObjectContext {
     /// Forgets every registered object: they become inaccessible, and the next access fetches again.
     public func reset() {
         changedObjects.removeAll()
+        // Forgotten changes are announced by no later objects-did-change (a main-queue context's run-loop turn
+        // included), and deletions forgotten apply no delete rules.
+        unpostedChanges.removeAll()
+        pendingDeletions.removeAll()
         retainedObjects.removeAll()
         var invalidated: [NSManagedObjectID] = []
         for object in registry.liveObjects {

@@ -41,9 +41,12 @@ extension NSPersistentStoreCoordinator {
     /// Moves `store` to the store file at `url`: the store closes its file and opens the one there, which must exist
     /// (Apple's contract for stores that are not atomic: no store is created). Returns false, leaving the store where
     /// it was, when `store` is not this coordinator's or the file at `url` cannot be opened as this store. An atomic
-    /// store (``NSAtomicStore``) keeps its objects and writes its next save to `url` instead, as Apple's does.
+    /// store (``NSAtomicStore``) keeps its objects and writes its next save to `url` instead, as Apple's does. When the
+    /// file opened has another store UUID, `NSPersistentStoreCoordinatorStoresDidChange` tells observers, with the
+    /// store as both the old and the new store under `NSUUIDChangedPersistentStoresKey`.
     public func setURL(_ url: URL, for store: NSPersistentStore) -> Bool {
-        withLock {
+        let previousIdentifier = store.storeIdentifier
+        let moved = withLock { () -> Bool in
             guard persistentStores.contains(where: { $0 === store }) else { return false }
             if store is NSAtomicStore {
                 store.url = url
@@ -64,6 +67,10 @@ extension NSPersistentStoreCoordinator {
                 return false
             }
         }
+        if moved, store.storeIdentifier != previousIdentifier {
+            postStoresDidChange(NSUUIDChangedPersistentStoresKey, [store, store])
+        }
+        return moved
     }
 
     // MARK: Destroying and replacing
@@ -130,10 +137,12 @@ extension NSPersistentStoreCoordinator {
         }
         // The copy is built on a coordinator of its own, so a failure leaves this one exactly as it was.
         let scratch = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
+        scratch.postsStoreNotifications = false
         let destination = try scratch.addPersistentStore(ofType: storeType, configurationName: store.configurationName, at: url, options: options)
+        let migratedIDs: [(old: NSManagedObjectID, new: NSManagedObjectID)]
         do {
-            try StoreCopier(source: self, sourceStore: store, destination: scratch,
-                            progress: options?[OCDMigrationProgressOption] as? (Int, Int) -> Void).copyObjects()
+            migratedIDs = try StoreCopier(source: self, sourceStore: store, destination: scratch,
+                                          progress: options?[OCDMigrationProgressOption] as? (Int, Int) -> Void).copyObjects()
             // The app's keys come along; what describes the file and its model is the new store's own.
             var metadata = destination.storeMetadata
             for (key, value) in store.storeMetadata where !StoreMetadataValues.storeDescribingKeys.contains(key) {
@@ -145,6 +154,8 @@ extension NSPersistentStoreCoordinator {
                 destination.storeMetadata = complete
                 scratch.detach(destination)
                 attach(destination)
+                postStoresDidChange(NSAddedPersistentStoresKey, [destination])
+                postMigration(from: store, to: destination, migratedIDs)
                 try remove(store)
                 return destination
             }
@@ -165,8 +176,18 @@ extension NSPersistentStoreCoordinator {
             throw error
         }
         let added = try addPersistentStore(ofType: storeType, configurationName: store.configurationName, at: url, options: options)
+        postMigration(from: store, to: added, migratedIDs)
         try remove(store)
         return added
+    }
+
+    /// Apple's store-changed notification of a migration: the old store, the new one, and each migrated object's old
+    /// ID followed by its new one. Observers hear of the new store (added) first and of the old one (removed) after.
+    private func postMigration(from old: NSPersistentStore, to new: NSPersistentStore,
+                               _ migratedIDs: [(old: NSManagedObjectID, new: NSManagedObjectID)]) {
+        guard postsStoreNotifications else { return }
+        let pairs = migratedIDs.flatMap { [$0.old, $0.new] }
+        postStoresDidChange(NSUUIDChangedPersistentStoresKey, [old, new, pairs])
     }
 }
 

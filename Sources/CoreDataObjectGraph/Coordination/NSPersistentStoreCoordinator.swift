@@ -16,6 +16,8 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     /// The stores unsaved objects were assigned to (`NSManagedObjectContext.assign(_:to:)`), by their temporary IDs;
     /// read and changed under the lock.
     var storeAssignments: [NSManagedObjectID: NSPersistentStore] = [:]
+    /// Whether adding and removing stores posts Apple's store notifications (false for a migration's scratch coordinator).
+    var postsStoreNotifications = true
 
     static let registry = Mutex<[String: NSPersistentStore.Type]>([
         NSSQLiteStoreType: NSSQLiteStore.self, NSInMemoryStoreType: NSInMemoryStore.self, NSXMLStoreType: NSXMLStore.self,
@@ -63,22 +65,28 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
         lock.withLock { persistentStores.append(store) }
         InternedStoreIdentifier.intern(store.storeIdentifier).noteAdded(store)
         store.didAdd(to: self)
+        postStoresDidChange(NSAddedPersistentStoresKey, [store])
         return store
     }
 
     /// Removes a store from the coordinator and closes it; its objects become inaccessible. Throws when the store is
-    /// not one of this coordinator's.
+    /// not one of this coordinator's. Posts `NSPersistentStoreCoordinatorWillRemoveStore` before and
+    /// `NSPersistentStoreCoordinatorStoresDidChange` after, outside the coordinator's lock.
     public func remove(_ store: NSPersistentStore) throws {
+        func refusal() -> CoreDataError {
+            CoreDataError(.persistentStoreOperation, "\(store.url?.path ?? "the store"): not a store of this coordinator, so it cannot be removed")
+        }
+        guard lock.withLock({ persistentStores.contains { $0 === store } }) else { throw refusal() }
+        postWillRemove(store)
         try lock.withLock {
-            guard persistentStores.contains(where: { $0 === store }) else {
-                throw CoreDataError(.persistentStoreOperation,
-                                    "\(store.url?.path ?? "the store"): not a store of this coordinator, so it cannot be removed")
-            }
+            // An observer of the will-remove notification may have removed it already.
+            guard persistentStores.contains(where: { $0 === store }) else { throw refusal() }
             store.willRemove(from: self)
             persistentStores.removeAll { $0 === store }
             InternedStoreIdentifier.intern(store.storeIdentifier).noteRemoved(store)
             rowCache.removeAll()
         }
+        postStoresDidChange(NSRemovedPersistentStoresKey, [store])
     }
 
     /// Takes `store` out of this coordinator without closing it, for another coordinator to `attach`.

@@ -11,7 +11,8 @@ struct StoreCopier {
     /// Told (objects done, objects in all) as objects are read, then as they are written (each counts twice).
     var progress: ((Int, Int) -> Void)?
 
-    func copyObjects() throws {
+    /// Copies the objects and returns each one's ID in the source with its ID in the destination, in the order read.
+    func copyObjects() throws -> [(old: NSManagedObjectID, new: NSManagedObjectID)] {
         let entities = source.managedObjectModel.configurationEntities(sourceStore.configuration).filter { !$0.isAbstract }
         for entity in entities where try source.store(for: entity) !== sourceStore {
             throw CoreDataError(.persistentStoreOperation,
@@ -27,7 +28,7 @@ struct StoreCopier {
         writer.persistentStoreCoordinator = destination
         let total = 2 * records.count + 1
         progress?(records.count, total)
-        try writer.performAndWait {
+        let migratedIDs = try writer.performAndWait {
             var copies: [NSManagedObjectID: NSManagedObject] = [:]
             copies.reserveCapacity(records.count)
             for (index, record) in records.enumerated() {
@@ -43,8 +44,10 @@ struct StoreCopier {
                 }
             }
             try writer.save()
+            return records.compactMap { record in copies[record.id].map { (old: record.id, new: $0.objectID) } }
         }
         progress?(total, total)
+        return migratedIDs
     }
 
     /// One object as read from the source: its ID, stored attribute values, and the IDs each relationship set from its

@@ -68,6 +68,9 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var changedObjects = TrackedObjects(.changed)
     /// Changed objects not yet announced by an objects-did-change notification.
     @exclusivity(unchecked) var unpostedChanges = TrackedObjects(.unposted)
+    /// Whether a `processPendingChanges()` waits for the main run loop's next turn (main-queue contexts only; see
+    /// `NSManagedObjectContext+RunLoop.swift`).
+    var processingAwaitsRunLoop = false
     /// Deleted objects whose delete rules have not been applied yet.
     @exclusivity(unchecked) var pendingDeletions: [NSManagedObject] = []
     /// The objects the objects-did-change notification being posted announces (nil between notifications), for
