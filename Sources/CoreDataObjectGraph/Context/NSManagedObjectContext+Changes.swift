@@ -35,7 +35,8 @@ extension NSManagedObjectContext {
         if awakening { object.awakeFromInsert() }
     }
 
-    /// Marks `object` deleted; its delete rules apply at the next `processPendingChanges()` or save.
+    /// Marks `object` deleted; its delete rules apply at the next `processPendingChanges()` or save (at the save only
+    /// when `propagatesDeletesAtEndOfEvent` is false).
     public func delete(_ object: NSManagedObject) {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         if object.storedValues == nil { fulfillFault(for: object) }
@@ -56,9 +57,11 @@ extension NSManagedObjectContext {
             postPendingObjectsDidChange()
         }
         // Cascades append to the list while it is walked; an index keeps that linear.
+        // With `propagatesDeletesAtEndOfEvent` off, deletions wait (still pending) for the save.
+        let propagates = propagatesDeletesAtEndOfEvent || isSavingDeletes
         var next = 0
-        defer { pendingDeletions.removeAll() }
-        while next < pendingDeletions.count {
+        defer { if propagates { pendingDeletions.removeAll() } }
+        while propagates, next < pendingDeletions.count {
             let object = pendingDeletions[next]
             next += 1
             object.prepareForDeletion()

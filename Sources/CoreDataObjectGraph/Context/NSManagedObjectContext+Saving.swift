@@ -9,6 +9,9 @@ extension NSManagedObjectContext {
     public func save() throws {
         assertOnQueue()
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
+        // A save applies the delete rules left pending (`propagatesDeletesAtEndOfEvent` false) before validating.
+        isSavingDeletes = true
+        defer { isSavingDeletes = false }
         if let parent {
             processPendingChanges()
             callWillSave(insertedObjects, updatedObjects, deletedObjects)
@@ -67,6 +70,7 @@ extension NSManagedObjectContext {
         if !errors.isEmpty {
             throw errors.count == 1 ? errors[0] : NSManagedObject.multipleErrors(errors)
         }
+        try checkDetectedConflicts(coordinator: coordinator)
         let groups = try storeGroups(inserted: inserted, updated: updated, deleted: deleted, coordinator: coordinator)
         if groups.count == 1 {
             let outcome = try write(groups[0], coordinator: coordinator)
@@ -144,6 +148,7 @@ extension NSManagedObjectContext {
         didSave(inserted: inserted, permanentIDs: permanentIDs, updated: updated, updatedVersions: updatedVersions,
                 deleted: deleted, coordinator: coordinator, isPartial: isPartial)
         coordinator.statistics.record { $0.saves += 1 }
+        if !isPartial { conflictDetectedObjects.removeAll() }
         for object in [inserted, updated, deleted].joined() { object.didSave() }
         // Saved deletions turn into faults, as Apple's do.
         for object in deleted { object.turnIntoFaultCallingHooks() }

@@ -63,3 +63,18 @@ public final class NSMergePolicy: Sendable {
         }
     }
 }
+
+// Apple's global names of the shared policies, which code assigns verbatim
+// (`context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy`). Apple types them `Any`; here they are the shared
+// policies themselves, so the assignment type-checks against `mergePolicy`.
+
+/// The default policy: a conflicting save fails, listing the conflicts.
+public let NSErrorMergePolicy = NSMergePolicy.error
+/// Per property, a value changed in the store wins over the object's change.
+public let NSMergeByPropertyStoreTrumpMergePolicy = NSMergePolicy.mergeByPropertyStoreTrump
+/// Per property, the object's change wins over the store's.
+public let NSMergeByPropertyObjectTrumpMergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
+/// The object's whole state replaces the store's row.
+public let NSOverwriteMergePolicy = NSMergePolicy.overwrite
+/// The object's changes are discarded for the store's row.
+public let NSRollbackMergePolicy = NSMergePolicy.rollback

@@ -233,6 +233,18 @@ extension NSPersistentStoreCoordinator {
         try addPersistentStore(ofType: type.rawValue, configurationName: configuration, at: url, options: options)
     }
 
+    /// `metadataForPersistentStore(ofType:at:options:)` with a typed store type.
+    public static func metadataForPersistentStore(type storeType: NSPersistentStore.StoreType, at url: URL,
+                                                  options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
+        try metadataForPersistentStore(ofType: storeType.rawValue, at: url, options: options)
+    }
+
+    /// `setMetadata(_:forPersistentStoreOfType:at:options:)` with a typed store type.
+    public static func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOf storeType: NSPersistentStore.StoreType,
+                                   at url: URL, options: [AnyHashable: Any]? = nil) throws {
+        try setMetadata(metadata, forPersistentStoreOfType: storeType.rawValue, at: url, options: options)
+    }
+
     /// `destroyPersistentStore(at:ofType:options:)` with a typed store type.
     public func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [AnyHashable: Any]? = nil) throws {
         try destroyPersistentStore(at: url, ofType: type.rawValue, options: options)

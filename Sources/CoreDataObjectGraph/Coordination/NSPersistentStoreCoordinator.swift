@@ -9,6 +9,12 @@ public final class NSPersistentStoreCoordinator: @unchecked Sendable {
     public internal(set) var persistentStores: [NSPersistentStore] = []
     /// What this coordinator's stores and contexts have done (fetches, faults, cache hits, …).
     public let statistics = CoreDataStatistics()
+    /// A name for debugging (Apple's `name`); the coordinator never reads it.
+    public var name: String? {
+        get { withLock { storedName } }
+        set { withLock { storedName = newValue } }
+    }
+    private var storedName: String?
     let rowCache: RowCache
     /// Store requests run one at a time, whichever context sends them (Core Data's coordinator lock).
     private let lock = NSRecursiveLock()

@@ -72,3 +72,7 @@ public let NSStoreTypeKey = StoreMetadata.Key.storeType
 public let NSStoreUUIDKey = StoreMetadata.Key.storeUUID
 /// The metadata key holding the model's entity version hashes, as Apple's `NSStoreModelVersionHashesKey`.
 public let NSStoreModelVersionHashesKey = StoreMetadata.Key.versionHashes
+/// The metadata key holding the model's version identifiers, as Apple's `NSStoreModelVersionIdentifiersKey`.
+public let NSStoreModelVersionIdentifiersKey = StoreMetadata.Key.versionIdentifiers
+/// The metadata key holding the model's version checksum, as Apple's `NSStoreModelVersionChecksumKey`.
+public let NSStoreModelVersionChecksumKey = StoreMetadata.Key.versionChecksum

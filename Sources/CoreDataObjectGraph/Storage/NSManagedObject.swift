@@ -12,6 +12,11 @@ open class NSManagedObject: Hashable, CustomStringConvertible, KeyValueCoding {
     // checks (`MemorySafety.swift`, invariant 5); the rest of the class is in `ObjectGraph/NSManagedObject+*.swift`.
     @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
 
+    /// Whether changing a property the model does not declare leaves the object without changes: true, Apple's default.
+    /// Plain Swift properties are not observed here (no key-value observing), so they never mark an object changed and
+    /// a subclass answering false changes nothing (docs/DEVIATIONS.md).
+    open class var contextShouldIgnoreUnmodeledPropertyChanges: Bool { true }
+
     /// The object's entity (its ID's: one reference fewer to keep per object).
     public final var entity: NSEntityDescription { objectID.entity }
 

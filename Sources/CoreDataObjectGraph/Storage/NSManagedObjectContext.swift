@@ -53,6 +53,18 @@ public final class NSManagedObjectContext: @unchecked Sendable {
     }
     /// The objects `retainsRegisteredObjects` keeps.
     var retainedObjects: Set<NSManagedObject> = []
+    /// Whether `processPendingChanges()` applies the delete rules (cascade, nullify) of the objects deleted during the
+    /// event, as Apple's default does; false leaves them to the next save, which applies them before validating.
+    public var propagatesDeletesAtEndOfEvent = true
+    /// Set while a save runs: its `processPendingChanges()` applies delete rules whatever
+    /// `propagatesDeletesAtEndOfEvent` says.
+    @exclusivity(unchecked) var isSavingDeletes = false
+    /// The program's own values kept with the context (Apple's `userInfo`); the context never reads them.
+    public let userInfo = NSMutableDictionary()
+    /// The objects `detectConflicts(for:)` marked for the next successful save to check.
+    var conflictDetectedObjects: Set<NSManagedObject> = []
+    /// The lock of Apple's deprecated `lock()`, `unlock()` and `tryLock()` (NSLocking).
+    let lockingLock = NSRecursiveLock()
     /// The author recorded with this context's saves in persistent history (no store here writes history yet).
     public var transactionAuthor: String?
     /// A migration saves its batches before their relationships exist and validates every object at the end.
