@@ -186,6 +186,13 @@ final class StoreLifecycleTests: XCTestCase {
         XCTAssertNoThrow(try coordinator.destroyPersistentStore(at: url, ofType: NSSQLiteStoreType))
         try FileManager.default.removeItem(at: url)
         XCTAssertNoThrow(try coordinator.destroyPersistentStore(at: url, ofType: NSSQLiteStoreType))
+        // As Apple's: an empty database is left where there was none, so a tear-down that removes the file after
+        // destroying the store (CoreDataPlus's `destroyStore(at:)`) works on a store destroyed before.
+        XCTAssertEqual(try Data(contentsOf: url).count, 0)
+        XCTAssertNoThrow(try FileManager.default.removeItem(at: url))
+        let nowhere = directory.appendingPathComponent("missing").appendingPathComponent("Recipes.sqlite")
+        XCTAssertNoThrow(try coordinator.destroyPersistentStore(at: nowhere, ofType: NSSQLiteStoreType))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: nowhere.path), "no directory is made")
     }
 
     func testDestroyPersistentStoreRefusesAFileThatIsNotAStore() throws {

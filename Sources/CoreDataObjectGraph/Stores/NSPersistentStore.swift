@@ -38,7 +38,12 @@ open class NSPersistentStore: @unchecked Sendable {
     /// store's ``NSAtomicStore/load()`` sets it from its file (its `NSStoreUUID` becomes the store's ``identifier``).
     open var metadata: [String: Any]! {
         get { storeMetadata }
-        set { storeMetadata = newValue ?? [:] }
+        // As Apple's: the file takes it at the next save through a context (one without object changes too). A
+        // store's own `load()` setting it is no change: the coordinator clears the mark once the store is added.
+        set {
+            storeMetadata = newValue ?? [:]
+            hasUnsavedMetadata = true
+        }
     }
     /// The metadata the library reads (never nil).
     package var storeMetadata: [String: Any] = [:]

@@ -121,7 +121,13 @@ extension NSSQLiteStore {
     /// data folder are removed. Nothing there is not an error; a file that is not an SQLite database is refused.
     static func truncateFiles(at url: URL) throws {
         try checkIsDestroyable(url)
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            // As Apple's, which opens the database to empty it: an empty database is left where there was none (code
+            // written for Apple's platforms removes the file after destroying a store that may be gone already). Without
+            // its directory there is nothing to leave, and nothing to destroy either.
+            FileManager.default.createFile(atPath: url.path, contents: nil)
+            return
+        }
         for file in sideFiles(of: url) + [supportDirectory(of: url)] where FileManager.default.fileExists(atPath: file.path) {
             do {
                 try FileManager.default.removeItem(at: file)
