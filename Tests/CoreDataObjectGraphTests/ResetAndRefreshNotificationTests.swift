@@ -32,6 +32,16 @@ struct ResetAndRefreshNotificationTests {
             context.reset()
             #expect((box.infos.last?[NSInvalidatedAllObjectsKey] as? [NSManagedObjectID]) == [id])
         }
+        // An inserted object that nothing but the context holds is invalidated too (CoreDataPlus's
+        // test_ObserveInsertionsAndInvalidationsOnDidChangeNotification).
+        let insertedID = context.performAndWait {
+            let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
+            item.setValue("b", forKey: "name")
+            return item.objectID
+        }
+        box.infos.removeAll()
+        context.performAndWait { context.reset() }
+        #expect((box.infos.last?[NSInvalidatedAllObjectsKey] as? [NSManagedObjectID]) == [insertedID])
         #expect(Notification.Name.NSManagedObjectContextDidSaveObjectIDs == NSManagedObjectContext.didSaveObjectIDsNotification)
         #expect(Notification.Name.NSManagedObjectContextDidMergeChangesObjectIDs == NSManagedObjectContext.didMergeChangesObjectIDsNotification)
     }

@@ -150,6 +150,8 @@ extension NSManagedObjectContext {
 
     /// Forgets every registered object: they become inaccessible, and the next access fetches again.
     public func reset() {
+        // Taken first: the lists below may hold the only reference to an inserted object, which is invalidated too.
+        let live = registry.liveObjects
         changedObjects.removeAll()
         // Forgotten changes are announced by no later objects-did-change (a main-queue context's run-loop turn
         // included), and deletions forgotten apply no delete rules.
@@ -157,7 +159,7 @@ extension NSManagedObjectContext {
         pendingDeletions.removeAll()
         retainedObjects.removeAll()
         var invalidated: [NSManagedObjectID] = []
-        for object in registry.liveObjects {
+        for object in live {
             invalidated.append(object.objectID)
             object.turnIntoFault()
             object.managedObjectContext = nil
