@@ -72,7 +72,12 @@ public class Ingredient: NSManagedObject {
 /// `init(context:)`, typed properties, the generated relationship accessors, optional to-ones set to nil, typed
 /// `Set` reads, ordered relationships, and Swift key paths, saved and read back.
 struct AppleDocumentationManagedTests {
-    private func container() throws -> NSPersistentContainer {
+    private func container() throws -> NSPersistentContainer { try Self.recipesContainer() }
+
+    private func recipe(_ name: String, in context: NSManagedObjectContext) -> Recipe { Self.recipe(name, in: context) }
+
+    /// A container on a new SQLite file of the Recipes sample model (RefreshAndFaultingTests uses it too).
+    static func recipesContainer() throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Recipes", managedObjectModel: try SampleStoreBuilder.recipesModel())
         let description = NSPersistentStoreDescription(url: try TemporaryDirectory.make().appendingPathComponent("Recipes.sqlite"))
         container.persistentStoreDescriptions = [description]
@@ -82,7 +87,8 @@ struct AppleDocumentationManagedTests {
         return container
     }
 
-    private func recipe(_ name: String, in context: NSManagedObjectContext) -> Recipe {
+    /// A new recipe named `name`, with every required attribute set.
+    static func recipe(_ name: String, in context: NSManagedObjectContext) -> Recipe {
         let recipe = Recipe(context: context)
         recipe.name = name
         recipe.normalizedName = name.lowercased()

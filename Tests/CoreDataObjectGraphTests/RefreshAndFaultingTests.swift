@@ -17,23 +17,10 @@ import UndoManagement
 /// inserted, and comes back with the values it had, so a save, a child's save, undo and fetches still see them.
 /// Uses the Recipes classes of `AppleDocumentationManagedTests.swift`.
 struct RefreshAndFaultingTests {
-    private func container() throws -> NSPersistentContainer {
-        let container = NSPersistentContainer(name: "Recipes", managedObjectModel: try SampleStoreBuilder.recipesModel())
-        let description = NSPersistentStoreDescription(url: try TemporaryDirectory.make().appendingPathComponent("Recipes.sqlite"))
-        container.persistentStoreDescriptions = [description]
-        var loadError: (any Error)?
-        container.loadPersistentStores { _, error in loadError = error }
-        if let loadError { throw loadError }
-        return container
-    }
+    private func container() throws -> NSPersistentContainer { try AppleDocumentationManagedTests.recipesContainer() }
 
     private func recipe(_ name: String, in context: NSManagedObjectContext) -> Recipe {
-        let recipe = Recipe(context: context)
-        recipe.name = name
-        recipe.normalizedName = name.lowercased()
-        recipe.created = Date(timeIntervalSinceReferenceDate: 0)
-        recipe.identifier = UUID()
-        return recipe
+        AppleDocumentationManagedTests.recipe(name, in: context)
     }
 
     private func child(of parent: NSManagedObjectContext) -> NSManagedObjectContext {

@@ -108,14 +108,13 @@ private func probeContextNotifications() {
         NSManagedObjectContext.willSaveObjectsNotification, NSManagedObjectContext.didSaveObjectsNotification,
         NSManagedObjectContext.didChangeObjectsNotification, NSManagedObjectContext.didSaveObjectIDsNotification,
         NSManagedObjectContext.didMergeChangesObjectIDsNotification,
-        // GAP (coordinator store notifications: branch s6-runloop adds them):
-        // .NSPersistentStoreCoordinatorStoresWillChange, .NSPersistentStoreCoordinatorStoresDidChange,
-        // .NSPersistentStoreCoordinatorWillRemoveStore,
+        .NSPersistentStoreCoordinatorStoresWillChange, .NSPersistentStoreCoordinatorStoresDidChange,
+        .NSPersistentStoreCoordinatorWillRemoveStore,
     ]
     let keys: [String] = [
         NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey, NSRefreshedObjectsKey, NSInvalidatedObjectsKey,
-        NSInvalidatedAllObjectsKey, // GAP (coordinator store notification keys: branch s6-runloop):
-// NSAddedPersistentStoresKey, NSRemovedPersistentStoresKey, NSUUIDChangedPersistentStoresKey,
+        NSInvalidatedAllObjectsKey,
+        NSAddedPersistentStoresKey, NSRemovedPersistentStoresKey, NSUUIDChangedPersistentStoresKey,
         NSManagedObjectContext.NotificationKey.insertedObjects.rawValue,
         NSManagedObjectContext.NotificationKey.updatedObjects.rawValue,
         NSManagedObjectContext.NotificationKey.deletedObjects.rawValue,
