@@ -563,11 +563,11 @@ private func probeProperties(_ property: NSPropertyDescription, _ attribute: NSA
                                              .URIAttributeType, .transformableAttributeType, .objectIDAttributeType,
                                              .compositeAttributeType]
     _ = attributeTypes
-    // GAP (the iOS 15 `type: NSAttributeDescription.AttributeType` spelling; attributeType works):
-    // attribute.type = .string
-    // let swiftTypes: [NSAttributeDescription.AttributeType] = [.undefined, .integer16, .integer32, .integer64, .decimal,
-    // .double, .float, .string, .boolean, .date, .binaryData,
-    // .uuid, .uri, .transformable, .objectID, .composite]
+    attribute.type = .string
+    let swiftTypes: [NSAttributeDescription.AttributeType] = [.undefined, .integer16, .integer32, .integer64, .decimal,
+                                                              .double, .float, .string, .boolean, .date, .binaryData,
+                                                              .uuid, .uri, .transformable, .objectID, .composite]
+    _ = swiftTypes
     // _ = swiftTypes
 
     relationship.destinationEntity = relationship.destinationEntity ?? entity

@@ -59,6 +59,39 @@ struct AppleModelSignatureTests {
 
     /// Apple's `entities(forConfigurationName:)` returns an optional: all entities for nil and for Core Data's
     /// default configuration name, a declared configuration's members, nil for a name the model does not declare.
+    /// iOS 15's Swift spelling of an attribute's type, as code that builds its model in code writes it: the same
+    /// values as `attributeType`, and an object of that model stores and reads them.
+    @Test func theSwiftAttributeTypeIsTheAttributeType() throws {
+        let count = NSAttributeDescription()
+        count.name = "count"
+        count.type = .integer64
+        #expect(count.attributeType == .integer64AttributeType)
+        count.attributeType = .integer16AttributeType
+        #expect(count.type == .integer16)
+        count.type = .integer64
+        let created = NSAttributeDescription()
+        created.name = "created"
+        created.type = .date
+        let entity = NSEntityDescription()
+        entity.name = "Counter"
+        entity.properties = [count, created]
+        let model = NSManagedObjectModel()
+        model.entities = [entity]
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let counter = NSEntityDescription.insertNewObject(forEntityName: "Counter", into: context)
+            counter.setValue(Int64(1) << 40, forKey: "count")
+            counter.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "created")
+            try context.save()
+            context.reset()
+            let fetched = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter"))
+            #expect((fetched.first?.value(forKey: "count") as? NSNumber)?.int64Value == Int64(1) << 40)
+        }
+    }
+
     @Test func configurationLookupAnswersNilForAnUnknownName() throws {
         let model = makeModel()
         let person = try #require(model.entitiesByName["Person"])

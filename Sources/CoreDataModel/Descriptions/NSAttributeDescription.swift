@@ -16,7 +16,7 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
                 return
             }
             guard let value = AttributeValue(defaultValue: newValue, as: attributeType) else {
-                preconditionFailure("\(name): \(type(of: newValue)) is not a default value of a \(attributeType.xcodeName) attribute")
+                preconditionFailure("\(name): \(Swift.type(of: newValue)) is not a default value of a \(attributeType.xcodeName) attribute")
             }
             attributeDefault = value
         }
