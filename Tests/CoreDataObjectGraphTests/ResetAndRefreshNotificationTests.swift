@@ -45,4 +45,28 @@ struct ResetAndRefreshNotificationTests {
         #expect(Notification.Name.NSManagedObjectContextDidSaveObjectIDs == NSManagedObjectContext.didSaveObjectIDsNotification)
         #expect(Notification.Name.NSManagedObjectContextDidMergeChangesObjectIDs == NSManagedObjectContext.didMergeChangesObjectIDsNotification)
     }
+
+    /// An insert that `rollback()` discarded is not announced afterwards: the next objects-did-change (a main-queue
+    /// context's run-loop turn, or `processPendingChanges()`) lists neither it nor anything for it.
+    @Test func aRolledBackInsertIsNotAnnouncedLater() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: IdentityEqualityTests.model())
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let box = Box()
+        let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification,
+                                                              object: context, queue: nil) { box.infos.append($0.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        context.performAndWait {
+            let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
+            item.setValue("a", forKey: "name")
+            context.rollback()
+            context.processPendingChanges()
+            #expect(item.managedObjectContext == nil)
+        }
+        let announced = box.infos.flatMap { info in
+            [NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey].flatMap { (info[$0] as? Set<NSManagedObject>) ?? [] }
+        }
+        #expect(announced.isEmpty, "announced after the rollback: \(announced)")
+    }
 }

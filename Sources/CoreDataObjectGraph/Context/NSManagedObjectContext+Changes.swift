@@ -96,6 +96,9 @@ extension NSManagedObjectContext {
         defer { for object in restored { object.awake(fromSnapshotEvents: .rollback) } }
         for object in changedObjects.values {
             if object.isInserted {
+                // It leaves the context: no later objects-did-change may announce it (a main-queue context's
+                // run-loop turn would have listed it as updated).
+                unpostedChanges.remove(object)
                 registry.removeValue(forKey: object.objectID)
                 object.managedObjectContext = nil
                 object.turnIntoFault()
