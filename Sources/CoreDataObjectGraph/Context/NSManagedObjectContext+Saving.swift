@@ -47,13 +47,8 @@ extension NSManagedObjectContext {
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
             if !mergedDeletions.isEmpty { callWillSave([], [], mergedDeletions) }
             try saveMetadataOnly()
-            didSave(inserted: [], permanentIDs: [], updated: [], updatedVersions: [], deleted: mergedDeletions,
-                    coordinator: coordinator, isPartial: false)
-            for object in mergedDeletions {
-                object.didSave()
-                object.turnIntoFaultCallingHooks()
-            }
-            postDidSave(inserted: [], updated: [], deleted: mergedDeletions)
+            finishSave(inserted: [], permanentIDs: [], updated: [], updatedVersions: [], deleted: mergedDeletions,
+                       coordinator: coordinator, isPartial: false)
             return
         }
         // An inserted object turned into a fault holds its values aside; the store writes what it holds.
