@@ -21,7 +21,7 @@ extension NSManagedObjectContext {
         let object = self.object(with: objectID)
         if object.isFault {
             try fulfillFaultThrowing(for: object)
-            if !object.isInserted { object.awakeFromFetchUnlessPlain() }
+            object.awakeFromFetchUnlessPlain()
         }
         if let error = object.faultingError as? CoreDataError, error.code == .objectInaccessibleException { throw error }
         return object
@@ -177,8 +177,7 @@ extension NSManagedObjectContext {
     func fulfillFault(for object: NSManagedObject) {
         // Checked here as well as in `fulfillFaultThrowing`: reading a fetched fault skips the call.
         if fillFromFetchedRow(object) {
-            // An inserted object turned into a fault took its own values back: it was not fetched.
-            if type(of: object) != NSManagedObject.self, !object.isInserted { object.awakeFromFetch() }
+            object.awakeFromFetchUnlessPlain()
             return
         }
         do {

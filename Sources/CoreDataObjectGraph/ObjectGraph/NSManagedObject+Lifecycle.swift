@@ -6,10 +6,11 @@ import CoreDataModel
 // `processPendingChanges()`, `willSave`/`didSave` around a save, and the fault hooks below.
 extension NSManagedObject {
     /// `awakeFromFetch()`, skipped for plain `NSManagedObject`s, whose hook is empty: filling a fault is the hot
-    /// path of every read, and comparing the class costs less than the dynamic call.
+    /// path of every read, and comparing the class costs less than the dynamic call. Skipped too for an inserted
+    /// object turned into a fault: it takes its own values back when it fills, it was not fetched.
     @inline(__always)
     final func awakeFromFetchUnlessPlain() {
-        if type(of: self) != NSManagedObject.self { awakeFromFetch() }
+        if type(of: self) != NSManagedObject.self, !isInserted { awakeFromFetch() }
     }
 
     /// Turns the object back into a fault between `willTurnIntoFault()` and `didTurnIntoFault()`; an object that is
