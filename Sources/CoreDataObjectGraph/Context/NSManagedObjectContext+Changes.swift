@@ -67,20 +67,23 @@ extension NSManagedObjectContext {
             object.prepareForDeletion()
             for relationship in object.slots.persistentRelationships {
                 let destinations = object.objectIDs(forRelationshipNamed: relationship.name).map { self.object(with: $0) }
-                switch relationship.deleteRule {
-                case .cascadeDeleteRule:
-                    for destination in destinations where !destination.isDeleted { delete(destination) }
-                    nullify(relationship, of: object, destinations: destinations)
-                case .nullifyDeleteRule:
-                    nullify(relationship, of: object, destinations: destinations)
-                case .denyDeleteRule, .noActionDeleteRule:
-                    continue
-                }
+                applyDeleteRule(of: relationship, deleting: object, destinations: destinations)
             }
         }
     }
 
-    private func nullify(_ relationship: NSRelationshipDescription, of object: NSManagedObject, destinations: [NSManagedObject]) {
+    /// The delete rule of `relationship` for the deleted `object` and the objects it relates to: cascade deletes them,
+    /// nullify (and cascade) removes `object` from their inverses; deny is checked when saving.
+    func applyDeleteRule(of relationship: NSRelationshipDescription, deleting object: NSManagedObject,
+                         destinations: [NSManagedObject]) {
+        switch relationship.deleteRule {
+        case .cascadeDeleteRule:
+            for destination in destinations where !destination.isDeleted { delete(destination) }
+        case .nullifyDeleteRule:
+            break
+        case .denyDeleteRule, .noActionDeleteRule:
+            return
+        }
         guard let inverse = relationship.inverseRelationship else { return }
         for destination in destinations where !destination.isDeleted {
             destination.removeFromInverse(inverse, object: object)

@@ -104,7 +104,7 @@ extension NSManagedObjectContext {
         object.changes.isDeleted = true
         object.changes.isDeletedByMerge = true
         trackChange(of: object)
-        if announce { unpostedChanges.insert(object) }
+        if announce { noteUnposted(object) }
     }
 
     /// The delete rules of a merged deletion, for what this context holds of it: the objects it relates to here
@@ -120,17 +120,8 @@ extension NSManagedObjectContext {
             let destinations = relationship.isToMany
                 ? object.toMany[relationship.name]?.ids ?? []
                 : (isFilled ? object.objectIDForToOne(relationship.name).map { [$0] } : nil) ?? []
-            for id in destinations where !deletedIDs.contains(id) {
-                guard let destination = registeredObject(for: id), !destination.isDeleted else { continue }
-                switch relationship.deleteRule {
-                case .cascadeDeleteRule:
-                    delete(destination)
-                case .nullifyDeleteRule:
-                    if let inverse = relationship.inverseRelationship { destination.removeFromInverse(inverse, object: object) }
-                case .denyDeleteRule, .noActionDeleteRule:
-                    continue
-                }
-            }
+            let held = destinations.filter { !deletedIDs.contains($0) }.compactMap { registeredObject(for: $0) }
+            applyDeleteRule(of: relationship, deleting: object, destinations: held)
         }
     }
 }
