@@ -78,8 +78,8 @@ extension NSPersistentStoreCoordinator {
     /// Destroys the store of `storeType` at `url` with everything kept beside it: an SQLite database is truncated to an
     /// empty database left in place, as Apple's is, and its `-wal`, `-shm` and `-journal` files and external data
     /// folder are removed; another store's file is removed. A store of this coordinator at `url` is removed from it
-    /// first. Nothing at `url` is not an error; a file that is not a store of that type is refused before
-    /// anything changes (the coordinator keeps its store).
+    /// first. Nothing at `url` is not an error (for SQLite an empty database is left there, as Apple's leaves one); a
+    /// file that is not a store of that type is refused before anything changes (the coordinator keeps its store).
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         let storeClass = try Self.storeClass(for: storeType)
         try storeClass.checkDestroyable(at: url)
