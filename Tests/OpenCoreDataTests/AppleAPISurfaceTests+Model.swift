@@ -1,0 +1,288 @@
+import Foundation
+import OpenCoreData
+
+// The model-layer half of the compile probe in AppleAPISurfaceTests.swift (descriptions, models, migration and
+// constants), split from it to keep each file to one reading; the same rules hold.
+
+// MARK: NSEntityDescription
+
+func probeEntity(_ entity: NSEntityDescription, _ context: NSManagedObjectContext) {
+    let found: NSEntityDescription? = NSEntityDescription.entity(forEntityName: "Item", in: context)
+    let inserted: NSManagedObject = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
+    _ = (found, inserted)
+    let model: NSManagedObjectModel = entity.managedObjectModel
+    entity.managedObjectClassName = keep(entity.managedObjectClassName)
+    entity.name = keep(entity.name)
+    entity.isAbstract = keep(entity.isAbstract)
+    let byName: [String: NSEntityDescription] = entity.subentitiesByName
+    entity.subentities = keep(entity.subentities)
+    let parent: NSEntityDescription? = entity.superentity
+    let properties: [String: NSPropertyDescription] = entity.propertiesByName
+    entity.properties = keep(entity.properties)
+    entity.userInfo = keep(entity.userInfo)
+    let attributes: [String: NSAttributeDescription] = entity.attributesByName
+    let relationships: [String: NSRelationshipDescription] = entity.relationshipsByName
+    let toDestination: [NSRelationshipDescription] = entity.relationships(forDestination: entity)
+    let kind: Bool = entity.isKindOf(entity: entity)
+    let hash: Data = entity.versionHash
+    _ = (model, byName, parent, properties, attributes, relationships, toDestination, kind, hash)
+    entity.versionHashModifier = keep(entity.versionHashModifier)
+    entity.renamingIdentifier = keep(entity.renamingIdentifier)
+    let indexes: [NSFetchIndexDescription] = entity.indexes
+    entity.indexes = indexes
+    entity.uniquenessConstraints = keep(entity.uniquenessConstraints)
+    // GAP (NSCopying on descriptions):
+    // let copy: Any = entity.copy()
+    // _ = copy
+}
+
+// MARK: NSPropertyDescription and its subclasses
+
+func probeProperties(_ property: NSPropertyDescription, _ attribute: NSAttributeDescription,
+                             _ relationship: NSRelationshipDescription, _ entity: NSEntityDescription) {
+    let owner: NSEntityDescription = property.entity
+    _ = owner
+    property.name = keep(property.name)
+    property.isOptional = keep(property.isOptional)
+    property.isTransient = keep(property.isTransient)
+    // GAP (validation rules are kept as format strings (validationRules); no NSPredicate-typed validationPredicates or setValidationPredicates(_:withValidationWarnings:)):
+    // let predicates: [NSPredicate] = property.validationPredicates
+    // let warnings: [Any] = property.validationWarnings
+    // property.setValidationPredicates(predicates, withValidationWarnings: warnings as? [String])
+    property.userInfo = keep(property.userInfo)
+    let hash: Data = property.versionHash
+    _ = hash
+    property.versionHashModifier = keep(property.versionHashModifier)
+    property.isIndexedBySpotlight = keep(property.isIndexedBySpotlight)
+    property.renamingIdentifier = keep(property.renamingIdentifier)
+    // GAP (NSCopying on descriptions):
+    // let copy: Any = property.copy()
+    // _ = copy
+
+    attribute.attributeType = keep(attribute.attributeType)
+    attribute.attributeValueClassName = keep(attribute.attributeValueClassName)
+    attribute.defaultValue = keep(attribute.defaultValue)
+    attribute.valueTransformerName = keep(attribute.valueTransformerName)
+    attribute.allowsExternalBinaryDataStorage = keep(attribute.allowsExternalBinaryDataStorage)
+    attribute.preservesValueInHistoryOnDeletion = keep(attribute.preservesValueInHistoryOnDeletion)
+    attribute.allowsCloudEncryption = keep(attribute.allowsCloudEncryption)
+    let attributeTypes: [NSAttributeType] = [.undefinedAttributeType, .integer16AttributeType, .integer32AttributeType,
+                                             .integer64AttributeType, .decimalAttributeType, .doubleAttributeType,
+                                             .floatAttributeType, .stringAttributeType, .booleanAttributeType,
+                                             .dateAttributeType, .binaryDataAttributeType, .UUIDAttributeType,
+                                             .URIAttributeType, .transformableAttributeType, .objectIDAttributeType,
+                                             .compositeAttributeType]
+    _ = attributeTypes
+    attribute.type = .string
+    let swiftTypes: [NSAttributeDescription.AttributeType] = [.undefined, .integer16, .integer32, .integer64, .decimal,
+                                                              .double, .float, .string, .boolean, .date, .binaryData,
+                                                              .uuid, .uri, .transformable, .objectID, .composite]
+    _ = swiftTypes
+    // _ = swiftTypes
+
+    relationship.destinationEntity = relationship.destinationEntity ?? entity
+    relationship.inverseRelationship = keep(relationship.inverseRelationship)
+    relationship.maxCount = keep(relationship.maxCount)
+    relationship.minCount = keep(relationship.minCount)
+    relationship.deleteRule = keep(relationship.deleteRule)
+    let rules: [NSDeleteRule] = [.noActionDeleteRule, .nullifyDeleteRule, .cascadeDeleteRule, .denyDeleteRule]
+    _ = rules
+    let toMany: Bool = relationship.isToMany
+    relationship.isOrdered = keep(relationship.isOrdered)
+    _ = toMany
+
+    let fetched = NSFetchedPropertyDescription()
+    // DEVIATION (NSFetchRequest<NSManagedObject> for NSFetchRequestResult):
+    fetched.fetchRequest = NSFetchRequest<NSManagedObject>(entityName: "Item")
+    let fetchedRequest: NSFetchRequest<NSManagedObject>? = fetched.fetchRequest
+    _ = fetchedRequest
+
+    // GAP (NSDerivedAttributeDescription() and derivationExpression; the library's takes init(name:type:derivationExpressionFormat:)):
+    // let derived = NSDerivedAttributeDescription()
+    // derived.derivationExpression = NSExpression(forKeyPath: "items.@count")
+    // let derivation: NSExpression? = derived.derivationExpression
+    // _ = derivation
+}
+
+// MARK: NSManagedObjectModel, NSFetchIndexDescription, NSFetchIndexElementDescription
+
+func probeModel(_ model: NSManagedObjectModel, _ entity: NSEntityDescription, _ url: URL,
+                        _ attribute: NSAttributeDescription) throws {
+    let merged: NSManagedObjectModel? = NSManagedObjectModel.mergedModel(from: [Bundle.main])
+    // GAP (mergedModel(from:forStoreMetadata:)):
+    // let forMetadata: NSManagedObjectModel? = NSManagedObjectModel.mergedModel(from: nil, forStoreMetadata: [:])
+    let byMerging: NSManagedObjectModel? = NSManagedObjectModel(byMerging: [model])
+    // GAP (init(byMerging:forStoreMetadata:)):
+    // let byMergingForMetadata: NSManagedObjectModel? = NSManagedObjectModel(byMerging: [model], forStoreMetadata: [:])
+    let fromFile: NSManagedObjectModel? = NSManagedObjectModel(contentsOf: url)
+    _ = (merged, byMerging, fromFile)
+    let byName: [String: NSEntityDescription] = model.entitiesByName
+    model.entities = keep(model.entities)
+    let configurations: [String] = model.configurations
+    let members: [NSEntityDescription]? = model.entities(forConfigurationName: "Default")
+    model.setEntities([entity], forConfigurationName: "Default")
+    // GAP (setFetchRequestTemplate(_:forName:): templates are FetchRequestTemplate values in the model layer):
+    // model.setFetchRequestTemplate(NSFetchRequest<NSFetchRequestResult>(entityName: "Item"), forName: "All")
+    // DEVIATION (NSFetchRequest<NSManagedObject> for NSFetchRequestResult; fetchRequestTemplatesByName holds the model layer's FetchRequestTemplate):
+    // let template: NSFetchRequest<NSFetchRequestResult>? = model.fetchRequestTemplate(forName: "All")
+    // let substituted: NSFetchRequest<NSFetchRequestResult>? = model.fetchRequestFromTemplate(withName: "All",
+    // substitutionVariables: ["NAME": "Ada"])
+    // let templates: [String: NSFetchRequest<NSFetchRequestResult>] = model.fetchRequestTemplatesByName
+    let template: NSFetchRequest<NSManagedObject>? = model.fetchRequestTemplate(forName: "All")
+    let substituted: NSFetchRequest<NSManagedObject>? = model.fetchRequestFromTemplate(withName: "All",
+                                                                                       substitutionVariables: ["NAME": "Ada"])
+    let templates = model.fetchRequestTemplatesByName
+    // GAP (localizationDictionary):
+    // model.localizationDictionary = keep(model.localizationDictionary)
+    let compatible: Bool = model.isConfiguration(withName: nil, compatibleWithStoreMetadata: [:])
+    let hashes: [String: Data] = model.entityVersionHashesByName
+    model.versionIdentifiers = keep(model.versionIdentifiers)
+    let checksum: String = model.versionChecksum
+    // GAP (checksumsForVersionedModel(at:), NSCopying):
+    // let checksums: [String: String] = try NSManagedObjectModel.checksumsForVersionedModel(at: url)
+    // let copy: Any = model.copy()
+    _ = (byName, configurations, members, template, substituted, templates, compatible, hashes, checksum)
+
+    // GAP (NSFetchIndexElementDescription(property:collationType:), property, the rTree collation: elements are made by property name):
+    // let element = NSFetchIndexElementDescription(property: attribute, collationType: .binary)
+    // let indexed: NSPropertyDescription? = element.property
+    // let propertyName: String? = element.propertyName
+    // element.collationType = .rTree
+    // element.isAscending = keep(element.isAscending)
+    // _ = (indexed, propertyName)
+    // let index = NSFetchIndexDescription(name: "byName", elements: [element])
+    let index = NSFetchIndexDescription(name: "byName", elements: [])
+    let indexName: String = index.name
+    let elements: [NSFetchIndexElementDescription] = index.elements
+    _ = (indexName, elements)
+    // GAP (NSFetchIndexDescription's settable name/elements, entity and NSPredicate partialIndexPredicate: the library's
+    // is immutable and keeps partialIndexPredicateFormat):
+    // index.name = keep(index.name); index.elements = keep(index.elements)
+    // let indexEntity: NSEntityDescription? = index.entity
+    // index.partialIndexPredicate = keep(index.partialIndexPredicate)
+}
+
+// MARK: Migration
+
+private final class ProbePolicy: NSEntityMigrationPolicy {
+    override func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {}
+    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+                                             manager: NSMigrationManager) throws {}
+    override func endInstanceCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+    override func createRelationships(forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
+                                      manager: NSMigrationManager) throws {}
+    override func endRelationshipCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+    override func performCustomValidation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+    override func end(_ mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+}
+
+func probeMigration(_ source: NSManagedObjectModel, _ destination: NSManagedObjectModel, _ url: URL,
+                            _ object: NSManagedObject) throws {
+    // GAP (NSMappingModel(from:forSourceModel:destinationModel:), a bundle search; the library's reads a file: init(contentsOf:sourceModel:destinationModel:)):
+    // let found: NSMappingModel? = NSMappingModel(from: [Bundle.main], forSourceModel: source, destinationModel: destination)
+    let inferred: NSMappingModel = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
+    // GAP (NSMappingModel(contentsOf:) without the models):
+    // let fromFile: NSMappingModel? = NSMappingModel(contentsOf: url)
+    // _ = (found, fromFile)
+    inferred.entityMappings = keep(inferred.entityMappings)
+    let byName: [String: NSEntityMapping] = inferred.entityMappingsByName
+    _ = byName
+
+    // GAP (NSEntityMapping() with settable properties: the library's takes init(name:mappingType:sourceEntityName:destinationEntityName:)):
+    // let mapping = NSEntityMapping()
+    // mapping.name = keep(mapping.name)
+    // mapping.mappingType = .customEntityMappingType
+    let mapping = NSEntityMapping(name: "ItemToItem", mappingType: .customEntityMappingType,
+                                  sourceEntityName: "Item", destinationEntityName: "Item")
+    mapping.mappingType = .copyEntityMappingType
+    let types: [NSEntityMappingType] = [.undefinedEntityMappingType, .customEntityMappingType, .addEntityMappingType,
+                                        .removeEntityMappingType, .copyEntityMappingType, .transformEntityMappingType]
+    _ = types
+    mapping.sourceEntityName = keep(mapping.sourceEntityName)
+    mapping.sourceEntityVersionHash = keep(mapping.sourceEntityVersionHash)
+    mapping.destinationEntityName = keep(mapping.destinationEntityName)
+    mapping.destinationEntityVersionHash = keep(mapping.destinationEntityVersionHash)
+    mapping.attributeMappings = keep(mapping.attributeMappings)
+    mapping.relationshipMappings = keep(mapping.relationshipMappings)
+    mapping.sourceExpression = keep(mapping.sourceExpression)
+    mapping.userInfo = keep(mapping.userInfo)
+    mapping.entityMigrationPolicyClassName = keep(mapping.entityMigrationPolicyClassName)
+
+    let property = NSPropertyMapping()
+    property.name = keep(property.name)
+    property.valueExpression = keep(property.valueExpression)
+    property.userInfo = keep(property.userInfo)
+
+    let manager = NSMigrationManager(sourceModel: source, destinationModel: destination)
+    try manager.migrateStore(from: url, sourceType: NSSQLiteStoreType, options: nil, with: inferred,
+                             toDestinationURL: url, destinationType: NSSQLiteStoreType, destinationOptions: nil)
+    // GAP (the iOS 15 typed migrateStore(from:type:options:mapping:to:type:options:)):
+    // try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: inferred, to: url, type: .sqlite, options: nil)
+    manager.usesStoreSpecificMigrationManager = keep(manager.usesStoreSpecificMigrationManager)
+    let models: [NSManagedObjectModel] = [manager.sourceModel, manager.destinationModel]
+    // DEVIATION (mappingModel, sourceContext, destinationContext and currentEntityMapping are nil outside a migration):
+    // let mappingModel: NSMappingModel = manager.mappingModel
+    // let contexts: [NSManagedObjectContext] = [manager.sourceContext, manager.destinationContext]
+    let mappingModel: NSMappingModel? = manager.mappingModel
+    let contexts: [NSManagedObjectContext?] = [manager.sourceContext, manager.destinationContext]
+    let sourceEntity: NSEntityDescription? = manager.sourceEntity(for: mapping)
+    let destinationEntity: NSEntityDescription? = manager.destinationEntity(for: mapping)
+    // GAP (NSMigrationManager.reset()):
+    // manager.reset()
+    manager.userInfo = keep(manager.userInfo)
+    let progress: Float = manager.migrationProgress
+    // DEVIATION (as above):
+    // let current: NSEntityMapping = manager.currentEntityMapping
+    let current: NSEntityMapping? = manager.currentEntityMapping
+    manager.cancelMigrationWithError(CocoaError(.migrationCancelled))
+    manager.associate(sourceInstance: object, withDestinationInstance: object, for: mapping)
+    let destinations: [NSManagedObject] = manager.destinationInstances(forEntityMappingName: "Item", sourceInstances: [object])
+    let sources: [NSManagedObject] = manager.sourceInstances(forEntityMappingName: "Item", destinationInstances: [object])
+    _ = (models, mappingModel, contexts, sourceEntity, destinationEntity, progress, current, destinations, sources)
+}
+
+// MARK: CoreDataErrors.h, store types and options
+
+func probeConstants() {
+    let codes: [Int] = [
+        NSManagedObjectValidationError, NSManagedObjectConstraintValidationError, NSValidationMultipleErrorsError,
+        NSValidationMissingMandatoryPropertyError, NSValidationRelationshipLacksMinimumCountError,
+        NSValidationRelationshipExceedsMaximumCountError, NSValidationRelationshipDeniedDeleteError,
+        NSValidationNumberTooLargeError, NSValidationNumberTooSmallError, NSValidationDateTooLateError,
+        NSValidationDateTooSoonError, NSValidationInvalidDateError, NSValidationStringTooLongError,
+        NSValidationStringTooShortError, NSValidationStringPatternMatchingError, NSValidationInvalidURIError,
+        NSManagedObjectContextLockingError, NSPersistentStoreCoordinatorLockingError,
+        NSManagedObjectReferentialIntegrityError, NSManagedObjectExternalRelationshipError, NSManagedObjectMergeError,
+        NSManagedObjectConstraintMergeError, NSPersistentStoreInvalidTypeError, NSPersistentStoreTypeMismatchError,
+        NSPersistentStoreIncompatibleSchemaError, NSPersistentStoreSaveError, NSPersistentStoreIncompleteSaveError,
+        NSPersistentStoreSaveConflictsError, NSCoreDataError, NSPersistentStoreOperationError, NSPersistentStoreOpenError,
+        NSPersistentStoreTimeoutError, NSPersistentStoreUnsupportedRequestTypeError,
+        NSPersistentStoreIncompatibleVersionHashError, NSMigrationError, NSMigrationConstraintViolationError,
+        NSMigrationCancelledError, NSMigrationMissingSourceModelError, NSMigrationMissingMappingModelError,
+        NSMigrationManagerSourceStoreError, NSMigrationManagerDestinationStoreError, NSEntityMigrationPolicyError,
+        NSSQLiteError, NSInferredMappingModelError, NSExternalRecordImportError,
+    ]
+    let keys: [String] = [
+        NSDetailedErrorsKey, NSValidationObjectErrorKey, NSValidationKeyErrorKey, NSValidationPredicateErrorKey,
+        NSValidationValueErrorKey, NSAffectedStoresErrorKey, NSAffectedObjectsErrorKey,
+    ]
+    // GAP (NSPersistentStoreSaveConflictsErrorKey: merge errors name the objects under NSAffectedObjectsErrorKey, not as
+    // NSMergeConflicts; NSSQLiteErrorDomain: SQLite failures are underlying errors of the library's own type):
+    // NSPersistentStoreSaveConflictsErrorKey, NSSQLiteErrorDomain
+    let cocoaCodes: [CocoaError.Code] = [.managedObjectValidation, .validationMultipleErrors,
+                                         .validationMissingMandatoryProperty, .persistentStoreSave,
+                                         .managedObjectMerge, .managedObjectConstraintMerge, .coreData]
+    let storeTypes: [String] = [NSSQLiteStoreType, NSBinaryStoreType, NSInMemoryStoreType, NSXMLStoreType]
+    let swiftStoreTypes: [NSPersistentStore.StoreType] = [.sqlite, .binary, .inMemory, .xml]
+    let options: [String] = [
+        NSStoreTypeKey, NSStoreUUIDKey, NSReadOnlyPersistentStoreOption, NSPersistentStoreTimeoutOption,
+        NSSQLitePragmasOption, NSIgnorePersistentStoreVersioningOption, NSMigratePersistentStoresAutomaticallyOption,
+        NSInferMappingModelAutomaticallyOption, NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
+        NSStoreModelVersionChecksumKey,
+    ]
+    // GAP (options not acted on yet, so not declared: a program that sets one must not believe it took effect):
+    // NSPersistentStoreOSCompatibility, NSValidateXMLStoreOption, NSSQLiteAnalyzeOption, NSSQLiteManualVacuumOption,
+    // NSPersistentStoreForceDestroyOption, NSPersistentStoreConnectionPoolMaxSizeKey, NSBinaryStoreSecureDecodingClasses,
+    // NSBinaryStoreInsecureDecodingCompatibilityOption
+    _ = (codes, keys, cocoaCodes, storeTypes, swiftStoreTypes, options)
+}
