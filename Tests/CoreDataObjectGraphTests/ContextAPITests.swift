@@ -157,10 +157,12 @@ struct ContextAPITests {
             context.reset()
             context.retainsRegisteredObjects = true
             _ = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note"))
-            #expect(context.registeredObjects.count == 2, "the fetched objects stay registered without the caller holding them")
-            context.retainsRegisteredObjects = false
-            #expect(context.registeredObjects.isEmpty)
+            // Past this block's unit of work too, which keeps fetched objects only until it ends.
         }
+        #expect(context.performAndWait { context.registeredObjects.count } == 2,
+                "the fetched objects stay registered without the caller holding them")
+        context.performAndWait { context.retainsRegisteredObjects = false }
+        #expect(context.performAndWait { context.registeredObjects.isEmpty })
     }
 
     @Test func aZeroStalenessIntervalReadsTheStoreForEveryFault() throws {

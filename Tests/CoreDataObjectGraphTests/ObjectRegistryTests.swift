@@ -50,7 +50,7 @@ struct ObjectRegistryTests {
 
     @Test func anObjectNobodyHoldsLeavesItsContext() throws {
         let stack = try probesStack(count: 3)
-        try stack.context.performAndWait {
+        try releasingAtOnce(stack.context) {
             var ids: [NSManagedObjectID] = []
             do {
                 let objects = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryProbe"))
@@ -73,7 +73,7 @@ struct ObjectRegistryTests {
             Probe.replaceDuringDeinit = false
             Probe.replacements = []
         }
-        try stack.context.performAndWait {
+        try releasingAtOnce(stack.context) {
             var ids: [NSManagedObjectID] = []
             do {
                 let objects = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "RegistryProbe"))
@@ -108,7 +108,7 @@ struct ObjectRegistryTests {
         let url = try TemporaryDirectory.make().appendingPathComponent("Colliding.sqlite")
         try SQLiteStoreCreator.createStore(at: url, model: model)
         let stack = try TestStack(storeURL: url, model: model, options: [:])
-        try stack.context.performAndWait {
+        try releasingAtOnce(stack.context) {
             for number in 0..<3_000 {
                 for name in ["RegistryLeft", "RegistryRight"] {
                     NSEntityDescription.insertNewObject(forEntityName: name, into: stack.context).setValue(Int64(number), forKey: "number")
@@ -222,7 +222,7 @@ struct ObjectRegistryTests {
         let url = try TemporaryDirectory.make().appendingPathComponent("Trees.sqlite")
         try SQLiteStoreCreator.createStore(at: url, model: model)
         let stack = try TestStack(storeURL: url, model: model, options: [:])
-        try stack.context.performAndWait {
+        try releasingAtOnce(stack.context) {
             for number in 0..<100 {
                 NSEntityDescription.insertNewObject(forEntityName: "RegistryCar", into: stack.context).setValue(Int64(number), forKey: "number")
             }
@@ -269,7 +269,7 @@ struct ObjectRegistryTests {
     /// are reused for other keys, and every lookup still finds exactly its own object.
     @Test func objectsReleasedOutOfKeyOrderLeaveNoStaleEntries() throws {
         let stack = try probesStack(count: 2_000, entityName: "RegistryShuffled")
-        try stack.context.performAndWait {
+        try releasingAtOnce(stack.context) {
             var generator = SystemRandomNumberGenerator()
             for round in 0..<4 {
                 let request = NSFetchRequest<NSManagedObject>(entityName: "RegistryShuffled")
@@ -366,7 +366,7 @@ struct ObjectRegistryTests {
 
     @Test func aRandomWalkOfRegistrationsMatchesAPlainDictionary() throws {
         let stack = try probesStack(count: 600, entityName: "RegistryWalk")
-        try stack.context.performAndWait {
+        try releasingAtOnce(stack.context) {
             let context = stack.context
             let ids = try context.fetch(NSFetchRequest<NSManagedObjectID>(entityName: "RegistryWalk").withResultType(.managedObjectIDResultType))
             #expect(ids.count == 600)
@@ -421,4 +421,11 @@ private extension NSFetchRequest {
         resultType = type
         return self
     }
+}
+
+/// Runs `body` on `context`'s queue with nothing kept beyond its use: these tests exercise the registry's release
+/// paths, which a unit of work's keeping of handed-out objects would postpone to its end (`ObjectLifetimeScopeTests`
+/// covers that keeping).
+private func releasingAtOnce<R>(_ context: NSManagedObjectContext, _ body: () throws -> R) rethrows -> R {
+    try ObjectLifetimeScope.withNothingKept { try context.performAndWait(body) }
 }

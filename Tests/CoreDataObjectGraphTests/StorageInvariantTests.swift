@@ -31,7 +31,8 @@ struct StorageInvariantTests {
     @Test func theRegistryKeepsItsInvariantsThroughFetchesReleasesInsertsSavesAndResets() throws {
         let stack = try itemsStack(count: 300)
         let registry = stack.context.registry
-        try stack.context.performAndWait {
+        // Releases are what this test checks: nothing is kept until the end of the block (ObjectLifetimeScopeTests).
+        try ObjectLifetimeScope.withNothingKept { try stack.context.performAndWait {
             registry.checkInvariants()
             var objects = try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item"))
             #expect(objects.count == 300)
@@ -62,7 +63,7 @@ struct StorageInvariantTests {
             registry.checkInvariants()
             #expect(registry.count == 0)
             #expect(objects.allSatisfy { $0.managedObjectContext == nil }, "a reset context is forgotten by its objects")
-        }
+        } }
     }
 
     @Test func nameLookupsKeepTheirNamesAndFirstPositions() {

@@ -22,7 +22,9 @@ extension NSManagedObjectContext {
         }
         let outcome: UncheckedBox<Result<T, E>> = await withCheckedContinuation { continuation in
             queue.async { [self] in
-                let result = holdingQueue { Result { () throws(E) -> T in try task.value() } }
+                let result = ObjectLifetimeScope.withNewScope {
+                    holdingQueue { Result { () throws(E) -> T in try task.value() } }
+                }
                 continuation.resume(returning: UncheckedBox(result))
             }
         }

@@ -20,6 +20,7 @@ extension NSManagedObjectContext {
         default:
             // Objects stay typed as objects: boxing each into `Any` and casting it back cost more than registering it.
             let objects = try fetchManagedObjects(request)
+            ObjectLifetimeScope.keepUntilEndOfWork(objects)
             // `as! [T]` checks every element at run time; `T` is the element type here, so the array already is a
             // `[T]`.
             if T.self == NSManagedObject.self { return unsafeBitCast(objects, to: [T].self) }

@@ -10,8 +10,12 @@ extension NSManagedObjectContext {
     /// block's changes are announced (objects-did-change, fetched results controllers) when it returns.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            holdingQueue { block() }
-            processPendingChanges()
+            // Apple's wraps the block in an autorelease pool: the objects it was handed stay until it and the
+            // processing of its changes are done.
+            ObjectLifetimeScope.withNewScope {
+                holdingQueue { block() }
+                processPendingChanges()
+            }
         }
     }
 
@@ -28,6 +32,14 @@ extension NSManagedObjectContext {
 
     private func runAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try ContextInPerform.$current.withValue(self) { try block() } }
+        // The objects handed out go to the calling thread's unit of work; a thread in none starts one here.
+        if ObjectLifetimeScope.performAndWaitStartsUnit {
+            return try ObjectLifetimeScope.withNewScope { try waitForQueue(block) }
+        }
+        return try waitForQueue(block)
+    }
+
+    private func waitForQueue<T>(_ block: () throws -> T) rethrows -> T {
         // A thread that holds the main queue and waits here for another queue still holds it: code on that queue
         // (a child's save reaching its main-queue parent) must run in place, not wait for the main queue.
         if !MainQueueHold.isHeld, Self.isOnMainQueue {

@@ -19,6 +19,7 @@ extension NSManagedObjectContext {
             // up to the parent.
             let inserted = Array(insertedObjects), updated = Array(updatedObjects), deleted = Array(deletedObjects)
             pushChangesToParent(parent)
+            keepSavedObjectsUntilEndOfWork(inserted, updated)
             for object in [inserted, updated, deleted].joined() { object.didSave() }
             postDidSave(inserted: inserted, updated: updated, deleted: deleted)
             return
@@ -144,10 +145,18 @@ extension NSManagedObjectContext {
                 deleted: deleted, coordinator: coordinator, isPartial: isPartial)
         coordinator.statistics.record { $0.saves += 1 }
         if !isPartial { conflictDetectedObjects.removeAll() }
+        keepSavedObjectsUntilEndOfWork(inserted, updated)
         for object in [inserted, updated, deleted].joined() { object.didSave() }
         // Saved deletions turn into faults, as Apple's do.
         for object in deleted { object.turnIntoFaultCallingHooks() }
         postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// The saved objects the context stops holding stay alive until the current unit of work ends, as Apple's
+    /// autoreleased ones do (see `ObjectLifetimeScope`).
+    private func keepSavedObjectsUntilEndOfWork(_ inserted: [NSManagedObject], _ updated: [NSManagedObject]) {
+        ObjectLifetimeScope.keepUntilEndOfWork(inserted)
+        ObjectLifetimeScope.keepUntilEndOfWork(updated)
     }
 
     /// A save without object changes still writes the metadata `setMetadata(_:for:)` changed, as Apple's does: each

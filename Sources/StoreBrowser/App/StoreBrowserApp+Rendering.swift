@@ -10,6 +10,10 @@ extension StoreBrowserApp {
     var showsEntityPane: Bool { size.columns >= 60 && size.rows >= 6 }
 
     public func render(into screen: inout Screen) {
+        ObjectLifetimeScope.withNewScope { renderFrame(into: &screen) }
+    }
+
+    private func renderFrame(into screen: inout Screen) {
         layout = BrowserLayout(size: screen.size, showsEntities: showsEntityPane, entityListWidth: entityListWidth)
         screen.cursor = nil
         if !layout.entities.isEmpty { drawEntityPane(into: &screen, in: layout.entities) }

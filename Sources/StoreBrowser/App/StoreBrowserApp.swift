@@ -102,7 +102,19 @@ public final class StoreBrowserApp: TerminalApp {
         return session.counter.isBusy || jobs.isBusy ? .milliseconds(100) : .seconds(1)
     }
 
+    // Each key, tick and frame is one event, as a turn of an app's run loop is: the objects the library hands out
+    // while it is handled are let go when it ends, as Apple's autoreleased objects are (see `ObjectLifetimeScope`).
+    // Without this, the main thread's outermost scope would keep up to its bound of them for the whole session.
+
     public func tick() -> TerminalAction {
+        ObjectLifetimeScope.withNewScope { handleTick() }
+    }
+
+    public func handle(_ key: Key) -> TerminalAction {
+        ObjectLifetimeScope.withNewScope { handleKey(key) }
+    }
+
+    private func handleTick() -> TerminalAction {
         collectJobs()
         collectBackgroundResults()
         advanceExport()
@@ -117,7 +129,7 @@ public final class StoreBrowserApp: TerminalApp {
         return .redraw
     }
 
-    public func handle(_ key: Key) -> TerminalAction {
+    private func handleKey(_ key: Key) -> TerminalAction {
         defer { syncPendingInserts() }
         collectJobs()
         collectBackgroundResults()

@@ -1,0 +1,85 @@
+import CoreDataModel
+import CoreDataObjectGraph
+import Foundation
+import XCTest
+
+/// On the main thread, the objects a context hands out follow the main run loop, as Apple's autoreleased objects do:
+/// those handed out while it runs (an event's handler) go at its next turn; those handed out while it does not run (a
+/// test's body) stay. XCTest runs these tests on the main thread.
+final class MainThreadObjectLifetimeTests: XCTestCase {
+    private func container(notes: Int) throws -> NSPersistentContainer {
+        let note = NSEntityDescription()
+        note.name = "Note"
+        let title = NSAttributeDescription()
+        title.name = "title"
+        title.attributeType = .stringAttributeType
+        title.isOptional = true
+        note.properties = [title]
+        let model = NSManagedObjectModel()
+        model.entities = [note]
+        let container = NSPersistentContainer(name: "Notes", managedObjectModel: model)
+        let description = NSPersistentStoreDescription()
+        description.type = NSInMemoryStoreType
+        container.persistentStoreDescriptions = [description]
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            for index in 0..<notes {
+                NSEntityDescription.insertNewObject(forEntityName: "Note", into: writer).setValue("Note \(index)", forKey: "title")
+            }
+            try writer.save()
+        }
+        return container
+    }
+
+    private static func fetchAllFilled(in context: NSManagedObjectContext) throws {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
+        request.returnsObjectsAsFaults = false
+        _ = try context.fetch(request)
+    }
+
+    private func turnTheRunLoop() {
+        RunLoop.main.run(mode: .default, before: Date.distantPast)
+    }
+
+    func testObjectsFetchedInATestsBodyStayRegistered() throws {
+        let context = try container(notes: 3).viewContext
+        try Self.fetchAllFilled(in: context)
+        XCTAssertEqual(context.registeredObjects.filter { !$0.isFault }.count, 3)
+        turnTheRunLoop()
+        XCTAssertEqual(context.registeredObjects.count, 3, "they were handed out outside the run loop's turns")
+        // Turning them into faults is what lets a test see them unmaterialised, as on Apple's platforms.
+        context.refreshAllObjects()
+        XCTAssertTrue(context.registeredObjects.allSatisfy(\.isFault))
+    }
+
+    func testSavedObjectsStayRegisteredAfterTheSave() throws {
+        let context = try container(notes: 0).viewContext
+        for index in 0..<4 {
+            NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("\(index)", forKey: "title")
+        }
+        try context.save()
+        XCTAssertEqual(context.registeredObjects.count, 4)
+    }
+
+    func testObjectsFetchedDuringATurnGoAtTheNextTurn() throws {
+        let context = try container(notes: 2).viewContext
+        let fetched = expectation(description: "fetched while the run loop ran")
+        let counts = Counts()
+        RunLoop.main.perform {
+            try? Self.fetchAllFilled(in: context)
+            counts.duringTheTurn = context.registeredObjects.count
+            fetched.fulfill()
+        }
+        wait(for: [fetched], timeout: 5)
+        turnTheRunLoop()
+        XCTAssertEqual(counts.duringTheTurn, 2)
+        XCTAssertEqual(context.registeredObjects.count, 0)
+    }
+
+    private final class Counts: @unchecked Sendable {
+        var duringTheTurn = 0
+    }
+}
