@@ -8,14 +8,16 @@ import Foundation
 ///
 /// A unit of work is, as Apple's pools are:
 /// - a `perform` block, asynchronous or `async` (Apple's wraps each in a pool): its objects are let go when it returns;
-/// - a `performAndWait` that a thread other than the main one calls outside any unit (the objects would go to the
-///   calling thread's pool, which a dispatch queue drains after each of its blocks): let go when it returns;
-/// - on the main thread, a turn of the main run loop: objects handed out while `RunLoop.main` runs are let go at its
-///   next turn; objects handed out while it does not run (a test's body, a command-line program's straight code) stay
-///   in the main thread's outermost scope.
+/// - a `performAndWait` called outside any unit, that waits for the context's queue (Apple's objects would go to the
+///   calling thread's pool, which a dispatch queue drains after each of its blocks; on the main thread, at the run
+///   loop's turn, which here is the `performAndWait`'s end, so that a program or benchmark that never turns it does
+///   not keep them): let go when it returns;
+/// - on the main thread outside those, a turn of the main run loop: objects handed out while `RunLoop.main` runs (an
+///   event's handler) are let go at its next turn; objects handed out while it does not run (a test's body, a
+///   command-line program's straight code) stay in the main thread's outermost scope.
 ///
 /// Elsewhere (a context used directly from a thread with no unit of work, as Swift Testing's tests do) nothing is
-/// kept, as before. Each scope keeps at most `capacity` objects, letting its oldest batches go first, and never keeps
+/// kept. Each scope keeps at most `capacity` objects, letting its oldest batches go first, and never keeps
 /// a batch larger than that: a scope that never ends (a main run loop that never turns) cannot grow without bound,
 /// and large fetches, whose callers hold their results anyway, cost nothing more.
 package final class ObjectLifetimeScope: @unchecked Sendable {
@@ -97,10 +99,9 @@ package final class ObjectLifetimeScope: @unchecked Sendable {
         try $current.withValue(ObjectLifetimeScope(keepsNothing: true)) { try body() }
     }
 
-    /// Whether a `performAndWait` called here starts a unit of work: only outside one, and off the main thread (the
-    /// main thread's objects follow its run loop).
+    /// Whether a `performAndWait` that waits for its context's queue starts a unit of work: only outside one.
     static var performAndWaitStartsUnit: Bool {
-        current == nil && !Thread.isMainThread
+        current == nil
     }
 
     /// One emptying of this (main-thread) scope on the main run loop's next turn, unless one waits already.
