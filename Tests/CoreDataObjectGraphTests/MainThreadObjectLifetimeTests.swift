@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
+import Predicates
 import XCTest
 
 /// On the main thread, the objects a context hands out follow the main run loop, as Apple's autoreleased objects do:
@@ -55,13 +56,33 @@ final class MainThreadObjectLifetimeTests: XCTestCase {
         XCTAssertTrue(context.registeredObjects.allSatisfy(\.isFault))
     }
 
-    func testSavedObjectsStayRegisteredAfterTheSave() throws {
+    func testObjectsSavedInATestsBodyStayRegistered() throws {
         let context = try container(notes: 0).viewContext
         for index in 0..<4 {
             NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("\(index)", forKey: "title")
         }
         try context.save()
         XCTAssertEqual(context.registeredObjects.count, 4)
+    }
+
+    /// CoreDataPlus's `test_findMaterializedObjects` shows it on Apple's platforms: the sample data a test inserts and
+    /// saves inside `performAndWait` is gone after it, so a later fetch materialises only what it matches.
+    func testAPerformAndWaitOnTheMainThreadLetsItsObjectsGoWhenItReturns() throws {
+        let context = try container(notes: 0).viewContext
+        let registeredInside = try context.performAndWait {
+            for index in 0..<4 {
+                NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("\(index)", forKey: "title")
+            }
+            try context.save()
+            return context.registeredObjects.count
+        }
+        XCTAssertEqual(registeredInside, 4)
+        XCTAssertEqual(context.registeredObjects.count, 0)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
+        request.predicate = NSPredicate(format: "title == %@", "2")
+        request.returnsObjectsAsFaults = false
+        _ = try context.fetch(request)
+        XCTAssertEqual(context.registeredObjects.filter { !$0.isFault }.count, 1)
     }
 
     func testObjectsFetchedDuringATurnGoAtTheNextTurn() throws {

@@ -31,11 +31,16 @@ extension NSManagedObjectContext {
     }
 
     private func runAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnQueue { return try ContextInPerform.$current.withValue(self) { try block() } }
-        // The objects handed out go to the calling thread's unit of work; a thread in none starts one here.
-        if ObjectLifetimeScope.performAndWaitStartsUnit {
-            return try ObjectLifetimeScope.withNewScope { try waitForQueue(block) }
+        // A `performAndWait` outside any unit of work is one, as Apple's drains an autorelease pool around its block;
+        // inside one, the objects it hands out go to that unit (see `ObjectLifetimeScope`).
+        if ObjectLifetimeScope.current == nil {
+            return try ObjectLifetimeScope.withNewScope { try runAndWaitInScope(block) }
         }
+        return try runAndWaitInScope(block)
+    }
+
+    private func runAndWaitInScope<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try ContextInPerform.$current.withValue(self) { try block() } }
         return try waitForQueue(block)
     }
 

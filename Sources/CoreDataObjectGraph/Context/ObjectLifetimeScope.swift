@@ -8,10 +8,8 @@ import Foundation
 ///
 /// A unit of work is, as Apple's pools are:
 /// - a `perform` block, asynchronous or `async` (Apple's wraps each in a pool): its objects are let go when it returns;
-/// - a `performAndWait` called outside any unit, that waits for the context's queue (Apple's objects would go to the
-///   calling thread's pool, which a dispatch queue drains after each of its blocks; on the main thread, at the run
-///   loop's turn, which here is the `performAndWait`'s end, so that a program or benchmark that never turns it does
-///   not keep them): let go when it returns;
+/// - a `performAndWait` called outside any unit (Apple's drains a pool around its block too: objects a test inserts
+///   and saves in one on the main thread are gone after it, unless something holds them): let go when it returns;
 /// - on the main thread outside those, a turn of the main run loop: objects handed out while `RunLoop.main` runs (an
 ///   event's handler) are let go at its next turn; objects handed out while it does not run (a test's body, a
 ///   command-line program's straight code) stay in the main thread's outermost scope.
@@ -97,11 +95,6 @@ package final class ObjectLifetimeScope: @unchecked Sendable {
     /// `performAndWait` calls of `body`. For tests of what happens when objects go (the registry's release paths).
     package static func withNothingKept<R>(_ body: () throws -> R) rethrows -> R {
         try $current.withValue(ObjectLifetimeScope(keepsNothing: true)) { try body() }
-    }
-
-    /// Whether a `performAndWait` that waits for its context's queue starts a unit of work: only outside one.
-    static var performAndWaitStartsUnit: Bool {
-        current == nil
     }
 
     /// One emptying of this (main-thread) scope on the main run loop's next turn, unless one waits already.
