@@ -178,23 +178,17 @@ private final class ProbePolicy: NSEntityMigrationPolicy {
 
 func probeMigration(_ source: NSManagedObjectModel, _ destination: NSManagedObjectModel, _ url: URL,
                             _ object: NSManagedObject) throws {
-    // GAP (NSMappingModel(from:forSourceModel:destinationModel:), a bundle search; the library's reads a file: init(contentsOf:sourceModel:destinationModel:)):
-    // let found: NSMappingModel? = NSMappingModel(from: [Bundle.main], forSourceModel: source, destinationModel: destination)
+    let found: NSMappingModel? = NSMappingModel(from: [Bundle.main], forSourceModel: source, destinationModel: destination)
     let inferred: NSMappingModel = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
-    // GAP (NSMappingModel(contentsOf:) without the models):
-    // let fromFile: NSMappingModel? = NSMappingModel(contentsOf: url)
-    // _ = (found, fromFile)
+    let fromFile: NSMappingModel? = NSMappingModel(contentsOf: url)
+    _ = (found, fromFile)
     inferred.entityMappings = keep(inferred.entityMappings)
     let byName: [String: NSEntityMapping] = inferred.entityMappingsByName
     _ = byName
 
-    // GAP (NSEntityMapping() with settable properties: the library's takes init(name:mappingType:sourceEntityName:destinationEntityName:)):
-    // let mapping = NSEntityMapping()
-    // mapping.name = keep(mapping.name)
-    // mapping.mappingType = .customEntityMappingType
-    let mapping = NSEntityMapping(name: "ItemToItem", mappingType: .customEntityMappingType,
-                                  sourceEntityName: "Item", destinationEntityName: "Item")
-    mapping.mappingType = .copyEntityMappingType
+    let mapping = NSEntityMapping()
+    mapping.name = keep(mapping.name)
+    mapping.mappingType = .customEntityMappingType
     let types: [NSEntityMappingType] = [.undefinedEntityMappingType, .customEntityMappingType, .addEntityMappingType,
                                         .removeEntityMappingType, .copyEntityMappingType, .transformEntityMappingType]
     _ = types
@@ -216,8 +210,7 @@ func probeMigration(_ source: NSManagedObjectModel, _ destination: NSManagedObje
     let manager = NSMigrationManager(sourceModel: source, destinationModel: destination)
     try manager.migrateStore(from: url, sourceType: NSSQLiteStoreType, options: nil, with: inferred,
                              toDestinationURL: url, destinationType: NSSQLiteStoreType, destinationOptions: nil)
-    // GAP (the iOS 15 typed migrateStore(from:type:options:mapping:to:type:options:)):
-    // try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: inferred, to: url, type: .sqlite, options: nil)
+    try manager.migrateStore(from: url, type: .sqlite, options: nil, mapping: inferred, to: url, type: .sqlite, options: nil)
     manager.usesStoreSpecificMigrationManager = keep(manager.usesStoreSpecificMigrationManager)
     let models: [NSManagedObjectModel] = [manager.sourceModel, manager.destinationModel]
     // DEVIATION (mappingModel, sourceContext, destinationContext and currentEntityMapping are nil outside a migration):
@@ -227,8 +220,7 @@ func probeMigration(_ source: NSManagedObjectModel, _ destination: NSManagedObje
     let contexts: [NSManagedObjectContext?] = [manager.sourceContext, manager.destinationContext]
     let sourceEntity: NSEntityDescription? = manager.sourceEntity(for: mapping)
     let destinationEntity: NSEntityDescription? = manager.destinationEntity(for: mapping)
-    // GAP (NSMigrationManager.reset()):
-    // manager.reset()
+    manager.reset()
     manager.userInfo = keep(manager.userInfo)
     let progress: Float = manager.migrationProgress
     // DEVIATION (as above):

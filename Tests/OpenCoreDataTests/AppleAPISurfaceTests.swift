@@ -195,10 +195,9 @@ private func probeObjectID(_ id: NSManagedObjectID) {
     let store: NSPersistentStore? = id.persistentStore
     let temporary: Bool = id.isTemporaryID
     let uri: URL = id.uriRepresentation()
-    // GAP (NSCopying on NSManagedObjectID, rarely used: IDs are immutable and shared):
-    // let copy: Any = id.copy()
+    let copy: Any = id.copy()
     let hashable: AnyHashable = id
-    _ = (entity, store, temporary, uri, hashable)
+    _ = (entity, store, temporary, uri, copy, hashable)
 }
 
 // MARK: NSPersistentStoreCoordinator
@@ -312,9 +311,8 @@ private func probeContainer(_ url: URL) async throws {
     description.shouldMigrateStoreAutomatically = migrates
     let infers: Bool = description.shouldInferMappingModelAutomatically
     description.shouldInferMappingModelAutomatically = infers
-    // GAP (NSCopying on store descriptions):
-    // let copy: Any = description.copy()
-    // _ = copy
+    let copy: Any = description.copy()
+    _ = copy
 }
 
 // MARK: NSPersistentStore, NSAtomicStore, NSAtomicStoreCacheNode
@@ -339,9 +337,8 @@ private func probeStore(_ store: NSPersistentStore, _ atomic: NSAtomicStore, _ c
     try store.loadMetadata()
     store.willRemove(from: coordinator)
     store.didAdd(to: coordinator)
-    // GAP (migrationManagerClass(): migrations here do not ask the store for a manager class):
-    // let migrationClass: AnyClass = NSPersistentStore.migrationManagerClass()
-    // _ = migrationClass
+    let migrationClass: AnyClass = NSPersistentStore.migrationManagerClass()
+    _ = migrationClass
 
     try atomic.load()
     try atomic.save()

@@ -65,6 +65,12 @@ public final class NSEntityMapping: @unchecked Sendable, CustomStringConvertible
         self.destinationEntityName = destinationEntityName
     }
 
+    /// An empty mapping to fill in property by property, as Apple's `NSEntityMapping()`: no name (an empty string
+    /// until one is set; a migration needs one), an undefined type, no entities.
+    public convenience init() {
+        self.init(name: "", mappingType: .undefinedEntityMappingType, sourceEntityName: nil, destinationEntityName: nil)
+    }
+
     /// The attribute and relationship mappings together, by destination property name.
     public var propertyMappingsByName: [String: NSPropertyMapping] {
         var byName: [String: NSPropertyMapping] = [:]

@@ -61,11 +61,11 @@ extension NSMigrationManager {
         }
     }
 
-    /// Whether `mapping` can run as SQL on the SQLite store: no policy, and every value expression absent or a
-    /// `$source.<key>` copy.
+    /// Whether `mapping` can run as SQL on the SQLite store: no policy (nor a custom mapping, which runs the default
+    /// policy when it names none), and every value expression absent or a `$source.<key>` copy.
     public static func runsAsSQL(_ mapping: NSMappingModel) -> Bool {
         mapping.entityMappings.allSatisfy { entityMapping in
-            (entityMapping.entityMigrationPolicyClassName ?? "").isEmpty
+            (entityMapping.entityMigrationPolicyClassName ?? "").isEmpty && entityMapping.mappingType != .customEntityMappingType
                 && ((entityMapping.attributeMappings ?? []) + (entityMapping.relationshipMappings ?? [])).allSatisfy {
                     $0.valueExpression == nil || $0.sourcePropertyName != nil
                 }

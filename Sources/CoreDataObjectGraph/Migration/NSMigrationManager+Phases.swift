@@ -46,6 +46,12 @@ extension NSMigrationManager {
     /// Apple's three phases over the entity mappings, in order: create, relate, validate; each in batches.
     private func runPhases(of mapping: NSMappingModel, migration: ObjectMigration, batchSize: Int) throws {
         let mappings = mapping.entityMappings
+        // Associations are kept by mapping name: two mappings of one name would read each other's instances.
+        var names = Set<String>()
+        for entityMapping in mappings where !names.insert(entityMapping.name).inserted {
+            throw CoreDataError(.migration, "the mapping model has two entity mappings named \"\(entityMapping.name)\"; "
+                                    + "each needs a name of its own (destinationInstances(forEntityMappingName:) finds instances by it)")
+        }
         var policies: [NSEntityMigrationPolicy] = []
         for entityMapping in mappings { policies.append(try policy(for: entityMapping)) }
         // Progress: a third per phase, each advancing with the objects it has gone through.

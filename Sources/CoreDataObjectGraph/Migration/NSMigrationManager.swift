@@ -62,9 +62,11 @@ public final class NSMigrationManager: @unchecked Sendable {
     /// as Apple's manager does: the source is never changed, and on failure nothing is left at the destination.
     /// `mapping` nil means the inferred mapping. Between SQLite stores a mapping of plain copies runs as SQL; with any
     /// other store type on either side every mapping runs object by object.
-    public func migrateStore(from sourceURL: URL, sourceType: String, options sourceOptions: [String: Any]? = nil,
+    public func migrateStore(from sourceURL: URL, sourceType: String, options sOptions: [AnyHashable: Any]? = nil,
                              with mapping: NSMappingModel?, toDestinationURL destinationURL: URL, destinationType: String,
-                             destinationOptions: [String: Any]? = nil) throws {
+                             destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
+        let sourceOptions = sOptions.map { NSPersistentStoreCoordinator.stringKeyed($0) }
+        let destinationOptions = dOptions.map { NSPersistentStoreCoordinator.stringKeyed($0) }
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
             throw CoreDataError(.migrationManagerDestinationStore, "\(destinationURL.path): a file already exists there; migration never overwrites one")
         }
@@ -106,6 +108,25 @@ public final class NSMigrationManager: @unchecked Sendable {
             }
             throw error
         }
+    }
+
+    /// Migrates the store at `sourceURL` into a new store at `destinationURL` under `mapping`: Apple's typed spelling
+    /// (iOS 15) of `migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)`,
+    /// which it runs.
+    public func migrateStore(from sourceURL: URL, type sourceType: NSPersistentStore.StoreType, options sourceOptions: [AnyHashable: Any]? = nil,
+                             mapping: NSMappingModel, to destinationURL: URL, type destinationType: NSPersistentStore.StoreType,
+                             options destinationOptions: [AnyHashable: Any]? = nil) throws {
+        try migrateStore(from: sourceURL, sourceType: sourceType.rawValue, options: sourceOptions, with: mapping,
+                         toDestinationURL: destinationURL, destinationType: destinationType.rawValue, destinationOptions: destinationOptions)
+    }
+
+    /// Clears what the last migration left, as Apple's `reset()` (which resets the association tables): the mapping
+    /// model, the progress and a cancellation not used yet, so the manager starts its next migration afresh. The
+    /// associations of an object-by-object migration are already dropped when it ends; called from a policy during
+    /// a migration, `reset()` keeps them (the later phases read them) and clears only the cancellation and progress.
+    public func reset() {
+        if objectMigration == nil { mappingModel = nil }
+        state.withLock { $0 = State() }
     }
 
     /// Migrates the SQLite store at `url` in place, in one transaction (the store keeps its old version on failure).

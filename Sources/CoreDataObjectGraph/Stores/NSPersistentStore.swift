@@ -134,6 +134,12 @@ open class NSPersistentStore: @unchecked Sendable {
         throw CoreDataError(.persistentStoreUnsupportedRequestType, "\(url.path): \(self) cannot write store metadata")
     }
 
+    /// The migration manager class for stores of this class, as Apple's: `NSMigrationManager`. The built-in
+    /// stores' automatic migrations run their own store-specific paths without asking it (docs/DEVIATIONS.md).
+    open class func migrationManagerClass() -> AnyClass {
+        NSMigrationManager.self
+    }
+
     /// Refuses, before anything changes, a file at `url` that is not a store of this class, so that
     /// `destroyPersistentStore(at:ofType:options:)` leaves the coordinator and the disk as they were. The base class
     /// accepts anything.
