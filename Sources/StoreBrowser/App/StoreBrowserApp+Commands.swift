@@ -92,7 +92,7 @@ extension StoreBrowserApp {
             if !moved, let running = jobs.running { show("those rows are not loaded yet: \(running.title) first (Esc cancels)") }
             return
         }
-        try session.perform {
+        session.perform {
             table.layout(visibleRows: page)
             Self.moveSelection(of: table, for: command, page: page, half: half)
         }
