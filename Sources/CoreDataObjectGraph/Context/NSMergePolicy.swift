@@ -62,12 +62,13 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Resolves uniqueness-constraint conflicts as ``mergeType`` says. The error policy throws
-    /// `NSManagedObjectConstraintMergeError` listing them; the other built-in types do too (see docs/DEVIATIONS.md):
-    /// a subclass resolves them (deleting or changing the conflicting objects) without calling `super`.
+    /// Resolves uniqueness-constraint conflicts as ``mergeType`` says: the error policy throws
+    /// `NSManagedObjectConstraintMergeError` listing them; the others merge each conflict's objects into one (the
+    /// database object where there is one), whose values follow the policy, and delete the rest.
     open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
         guard !list.isEmpty else { return }
-        throw Self.constraintError(list)
+        if mergeType == .errorMergePolicyType { throw Self.constraintError(list) }
+        for conflict in list { mergeDuplicates(of: conflict) }
     }
 
     /// Gives `object` the store's row as the policy says: its version becomes the row's, and its values are merged per
