@@ -113,6 +113,24 @@ struct ConstraintConflictTests {
         }
     }
 
+    /// A constraint of two properties meets a stored row only when both values match.
+    @Test func aConstraintOfTwoPropertiesMeetsARowOnBoth() throws {
+        let context = try context()
+        try context.performAndWait {
+            let saved = insert("a@example.com", name: "Ada", handle: "ada", into: context)
+            try context.save()
+            insert("b@example.com", name: "Ada", handle: "countess", into: context)
+            insert("c@example.com", name: "Augusta", handle: "ada", into: context)
+            try context.save()
+            let duplicate = insert("d@example.com", name: "Ada", handle: "ada", into: context)
+            let error = #expect(throws: (any Error).self) { try context.save() }
+            let conflicts = try #require(error.map { $0 as NSError }?.userInfo["conflictList"] as? [NSConstraintConflict])
+            #expect(conflicts.count == 1)
+            #expect(conflicts.first?.constraint == ["name", "handle"])
+            #expect(conflicts.first?.databaseObject === saved && conflicts.first?.conflictingObjects.first === duplicate)
+        }
+    }
+
     /// The in-memory store is checked the same way (it has no unique index of its own).
     @Test func theInMemoryStoreRefusesDuplicatesToo() throws {
         let context = try context(storeType: NSInMemoryStoreType)

@@ -96,6 +96,27 @@ struct ConstraintMergePolicyTests {
         #expect(rows["ada@example.com"]?.1 == ["Letters"])
     }
 
+    /// An import of many objects, some of them already stored: each stored one is updated in place.
+    @Test func anImportUpdatesTheStoredObjectsAndInsertsTheRest() throws {
+        let context = try context(NSMergeByPropertyObjectTrumpMergePolicy)
+        let stored = [0, 250, 599]
+        let savedIDs = try context.performAndWait {
+            let saved = stored.map { account("user\($0)@example.com", "old", in: context) }
+            try context.save()
+            for index in 0..<600 { _ = account("user\(index)@example.com", "imported \(index)", in: context) }
+            try context.save()
+            #expect(saved.allSatisfy { !$0.isDeleted && ($0.value(forKey: "name") as? String)?.hasPrefix("imported") == true })
+            return saved.map(\.objectID)
+        }
+        let rows = try self.stored(context)
+        #expect(rows.count == 600)
+        #expect(rows["user250@example.com"]?.0 == "imported 250")
+        let names = try context.performAndWait {
+            try savedIDs.map { try context.existingObject(with: $0).value(forKey: "name") as? String }
+        }
+        #expect(names == stored.map { "imported \($0)" }, "the stored objects kept their IDs")
+    }
+
     /// Duplicates inserted together become one object; under object trump the later values win.
     @Test func duplicatesInsertedTogetherBecomeOne() throws {
         let context = try context(NSMergeByPropertyObjectTrumpMergePolicy)

@@ -79,29 +79,42 @@ extension NSManagedObjectContext {
             }
         }
         // The store's rows with the same values, other than rows this save deletes or rewrites (those are among
-        // `objects`, checked above with their new values).
+        // `objects`, checked above with their new values). Only new values can meet such a row: a saved object that
+        // kept its values holds its own row.
         let saving = Set(objects.lazy.filter { !$0.objectID.isTemporaryID }.map(\.objectID))
-        for values in valueOrder {
-            // Only new values can meet a row: a saved object that kept them holds its own row.
-            let isNew: (NSManagedObject) -> Bool = { object in
-                object.isInserted || names.contains { name in
-                    object.slots.index(of: name).map(object.changes.changedSlots.contains) ?? false
-                }
+        let isNew: (NSManagedObject) -> Bool = { object in
+            object.isInserted || names.contains { name in
+                object.slots.index(of: name).map(object.changes.changedSlots.contains) ?? false
             }
-            guard byValues[values]!.contains(where: isNew) else { continue }
-            let format = names.map { _ in "%K == %@" }.joined(separator: " AND ")
-            var arguments: [Any?] = []
-            for (name, value) in zip(names, values) { arguments += [name, value.objectValue] }
-            let predicate = try NSPredicate(parsing: format, argumentArray: arguments)
+        }
+        let checked = valueOrder.filter { byValues[$0]!.contains(where: isNew) }
+        // Looked up in batches (an import inserts thousands): `IN` for one property, ORed comparisons for several.
+        let batch = names.count == 1 ? 500 : 50
+        for start in stride(from: 0, to: checked.count, by: batch) {
+            let chunk = checked[start..<min(start + batch, checked.count)]
+            let predicate: Predicates.NSPredicate
+            if names.count == 1 {
+                predicate = try Predicates.NSPredicate(parsing: "%K IN %@", argumentArray: [names[0], chunk.map { $0[0].objectValue }])
+            } else {
+                let clause = "(" + names.map { _ in "%K == %@" }.joined(separator: " AND ") + ")"
+                var arguments: [Any?] = []
+                for values in chunk {
+                    for (name, value) in zip(names, values) { arguments += [name, value.objectValue] }
+                }
+                predicate = try Predicates.NSPredicate(parsing: Array(repeating: clause, count: chunk.count).joined(separator: " OR "),
+                                            argumentArray: arguments)
+            }
             let fetch = ResolvedFetch(entity: entity, predicate: predicate.predicateNode)
             for store in try coordinator.stores(holding: entity, among: nil) {
                 let rows = try coordinator.withLock { try store.executeFetch(fetch) }
                 for row in rows where !saving.contains(row.objectID) && !deletedIDs.contains(row.objectID) {
                     let databaseObject = object(with: row.objectID)
-                    let snapshot = row.snapshot.map { databaseObject.snapshotDictionary($0.values) }
-                    for conflicting in byValues[values]! {
+                    guard let snapshot = row.snapshot, let values = rowValues(snapshot, of: databaseObject, names),
+                          let sharing = byValues[values] else { continue }
+                    let dictionary = databaseObject.snapshotDictionary(snapshot.values)
+                    for conflicting in sharing {
                         conflicts.append(NSConstraintConflict(
-                            constraint: names, database: databaseObject, databaseSnapshot: snapshot, conflicting: [conflicting],
+                            constraint: names, database: databaseObject, databaseSnapshot: dictionary, conflicting: [conflicting],
                             conflictingSnapshots: [Self.savedSnapshot(conflicting)]))
                     }
                 }
@@ -117,6 +130,16 @@ extension NSManagedObjectContext {
         var values: [AttributeValue] = []
         for name in names {
             guard let slot = object.slots.index(of: name), slot < stored.count, case .attribute(let value) = stored[slot] else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// The constraint's values in a row of `object`'s entity.
+    private func rowValues(_ row: Snapshot, of object: NSManagedObject, _ names: [String]) -> [AttributeValue]? {
+        var values: [AttributeValue] = []
+        for name in names {
+            guard let slot = object.slots.index(of: name), slot < row.values.count, case .attribute(let value) = row.values[slot] else { return nil }
             values.append(value)
         }
         return values
