@@ -256,11 +256,10 @@ func probeConstants() {
     ]
     let keys: [String] = [
         NSDetailedErrorsKey, NSValidationObjectErrorKey, NSValidationKeyErrorKey, NSValidationPredicateErrorKey,
-        NSValidationValueErrorKey, NSAffectedStoresErrorKey, NSAffectedObjectsErrorKey,
+        NSValidationValueErrorKey, NSAffectedStoresErrorKey, NSAffectedObjectsErrorKey, NSPersistentStoreSaveConflictsErrorKey,
     ]
-    // GAP (NSPersistentStoreSaveConflictsErrorKey: merge errors name the objects under NSAffectedObjectsErrorKey, not as
-    // NSMergeConflicts; NSSQLiteErrorDomain: SQLite failures are underlying errors of the library's own type):
-    // NSPersistentStoreSaveConflictsErrorKey, NSSQLiteErrorDomain
+    // GAP (NSSQLiteErrorDomain: SQLite failures are underlying errors of the library's own type):
+    // NSSQLiteErrorDomain
     let cocoaCodes: [CocoaError.Code] = [.managedObjectValidation, .validationMultipleErrors,
                                          .validationMissingMandatoryProperty, .persistentStoreSave,
                                          .managedObjectMerge, .managedObjectConstraintMerge, .coreData]

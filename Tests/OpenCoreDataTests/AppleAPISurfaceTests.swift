@@ -462,7 +462,7 @@ private func probeFetchedResults(_ context: NSManagedObjectContext) throws {
 
 // MARK: NSMergePolicy, NSMergeConflict, NSConstraintConflict
 
-private func probeMergePolicy(_ object: NSManagedObject) {
+private func probeMergePolicy(_ object: NSManagedObject) throws {
     let policy = NSMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
     let type: NSMergePolicyType = policy.mergeType
     _ = type
@@ -471,24 +471,36 @@ private func probeMergePolicy(_ object: NSManagedObject) {
     let policies: [Any] = [NSErrorMergePolicy, NSRollbackMergePolicy, NSOverwriteMergePolicy,
                            NSMergeByPropertyObjectTrumpMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy]
     _ = policies
-    // GAP (NSMergeConflict, NSConstraintConflict and overridable resolve(mergeConflicts:)/resolve(constraintConflicts:): NSMergePolicy is a final class resolving conflicts itself):
-    // let conflict = NSMergeConflict(source: object, newVersion: 2, oldVersion: 1, cachedSnapshot: nil, persistedSnapshot: nil)
-    // let source: NSManagedObject = conflict.sourceObject
-    // let snapshots: [[String: Any]?] = [conflict.objectSnapshot, conflict.cachedSnapshot, conflict.persistedSnapshot]
-    // let versions: [Int] = [conflict.newVersionNumber, conflict.oldVersionNumber]
-    // _ = (source, snapshots, versions)
-    // try policy.resolve(mergeConflicts: [conflict])
-    // try policy.resolve(optimisticLockingConflicts: [conflict])
-    // let constraint = NSConstraintConflict(constraint: ["email"], database: object, databaseSnapshot: nil,
-    // conflicting: [object], conflictingSnapshots: [])
-    // let keys: [String] = constraint.constraint
-    // let values: [String: Any] = constraint.constraintValues
-    // let databaseObject: NSManagedObject? = constraint.databaseObject
-    // let databaseSnapshot: [String: Any]? = constraint.databaseSnapshot
-    // let conflicting: [NSManagedObject] = constraint.conflictingObjects
-    // let conflictingSnapshots: [[AnyHashable: Any]] = constraint.conflictingSnapshots
-    // _ = (keys, values, databaseObject, databaseSnapshot, conflicting, conflictingSnapshots)
-    // try policy.resolve(constraintConflicts: [constraint])
+    let conflict = NSMergeConflict(source: object, newVersion: 2, oldVersion: 1, cachedSnapshot: nil, persistedSnapshot: nil)
+    let source: NSManagedObject = conflict.sourceObject
+    let snapshots: [[String: Any]?] = [conflict.objectSnapshot, conflict.cachedSnapshot, conflict.persistedSnapshot]
+    let versions: [Int] = [conflict.newVersionNumber, conflict.oldVersionNumber]
+    _ = (source, snapshots, versions)
+    try policy.resolve(mergeConflicts: [conflict])
+    try policy.resolve(optimisticLockingConflicts: [conflict])
+    let constraint = NSConstraintConflict(constraint: ["email"], database: object, databaseSnapshot: nil,
+                                          conflicting: [object], conflictingSnapshots: [])
+    let keys: [String] = constraint.constraint
+    let values: [String: Any] = constraint.constraintValues
+    let databaseObject: NSManagedObject? = constraint.databaseObject
+    let databaseSnapshot: [String: Any]? = constraint.databaseSnapshot
+    let conflicting: [NSManagedObject] = constraint.conflictingObjects
+    let conflictingSnapshots: [[AnyHashable: Any]] = constraint.conflictingSnapshots
+    _ = (keys, values, databaseObject, databaseSnapshot, conflicting, conflictingSnapshots)
+    try policy.resolve(constraintConflicts: [constraint])
+}
+
+/// A policy subclass as Apple's documentation writes one: the overrides call `super`.
+private final class ProbeMergePolicy: NSMergePolicy, @unchecked Sendable {
+    init() { super.init(merge: .mergeByPropertyObjectTrumpMergePolicyType) }
+
+    override func resolve(mergeConflicts list: [Any]) throws { try super.resolve(mergeConflicts: list) }
+    override func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+        try super.resolve(optimisticLockingConflicts: list)
+    }
+    override func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+        try super.resolve(constraintConflicts: list)
+    }
 }
 
 /// The probe's value is that this file compiles; this test only keeps the functions referenced so none is reported

@@ -32,6 +32,7 @@ extension NSManagedObjectContext {
             postDidSave(inserted: [], updated: [], deleted: [])
             return
         }
+        try resolveUniquenessConflicts(coordinator: coordinator)
         // One pass, in the order the objects first changed; an object inserted and deleted again is in none. A
         // deletion merged from another context's save has no row left to delete: it is saved without a write.
         var inserted: [NSManagedObject] = [], updated: [NSManagedObject] = [], deleted: [NSManagedObject] = []
@@ -122,17 +123,26 @@ extension NSManagedObjectContext {
         do {
             let request = SaveRequest(inserted: inserted, updated: storedUpdates, deleted: deleted)
             return versions(of: storedUpdates, try coordinator.withLock { try store.save(request) })
-        } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge && mergePolicy.mergeType != .errorMergePolicyType {
-            // Resolve once with the store's current rows, then write again; a second conflict is reported.
+        } catch let conflict as CoreDataError where conflict.code == .managedObjectMerge {
+            // The policy gets the conflicts with the store's current rows (the error policy throws them), then the save
+            // writes again once; a second conflict is reported with its conflicts.
             let conflicting = (storedUpdates + deleted).filter { conflict.affectedObjectIDs.contains($0.objectID) }
+            guard !conflicting.isEmpty else { throw conflict }
             let fresh = try coordinator.withLock { try store.snapshots(for: conflicting.map(\.objectID)) }
-            mergePolicy.resolve(conflicting, storeSnapshots: fresh)
+            try mergePolicy.resolve(mergeConflicts: mergeConflicts(of: conflicting, storeRows: fresh, coordinator: coordinator))
             // Objects the merge left unchanged are not written and keep the version they were resolved at.
             let rewritten = storedUpdates.filter(\.changes.hasStoredChanges)
-            let outcome = try coordinator.withLock {
-                try store.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
+            do {
+                let outcome = try coordinator.withLock {
+                    try store.save(SaveRequest(inserted: inserted, updated: rewritten, deleted: deleted))
+                }
+                return versions(of: rewritten, outcome)
+            } catch let second as CoreDataError where second.code == .managedObjectMerge {
+                let left = (rewritten + deleted).filter { second.affectedObjectIDs.contains($0.objectID) }
+                guard !left.isEmpty else { throw second }
+                let rows = try coordinator.withLock { try store.snapshots(for: left.map(\.objectID)) }
+                throw NSMergePolicy.mergeError(mergeConflicts(of: left, storeRows: rows, coordinator: coordinator))
             }
-            return versions(of: rewritten, outcome)
         }
     }
 

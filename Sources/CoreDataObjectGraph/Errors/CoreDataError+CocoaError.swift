@@ -17,6 +17,11 @@ public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
 public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
 /// The stores an error concerns.
 public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
+/// Apple's key for the ``NSMergeConflict``s of an `NSPersistentStoreSaveConflictsError`. A context's save reports its
+/// conflicts as Apple's does, under `"conflictList"` of an `NSManagedObjectMergeError` or
+/// `NSManagedObjectConstraintMergeError`; the library raises no `NSPersistentStoreSaveConflictsError`, so only code that
+/// reads this key compiles against it.
+public let NSPersistentStoreSaveConflictsErrorKey = "NSPersistentStoreSaveConflictsErrorKey"
 
 public let NSManagedObjectValidationError = 1550
 public let NSManagedObjectConstraintValidationError = 1551
@@ -69,7 +74,7 @@ extension CoreDataError: CustomNSError {
 
     /// `NSLocalizedDescriptionKey` (the message), `NSUnderlyingErrorKey`, and where they apply
     /// `NSDetailedErrorsKey`, `NSValidationObjectErrorKey`, `NSValidationKeyErrorKey`, `NSValidationValueErrorKey`
-    /// and `NSAffectedObjectsErrorKey`.
+    /// and `NSAffectedObjectsErrorKey`; a merge error's conflicts under `"conflictList"`, as Apple's.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError as NSError }
@@ -82,6 +87,7 @@ extension CoreDataError: CustomNSError {
         } else if !affectedObjectIDs.isEmpty {
             info[NSAffectedObjectsErrorKey] = affectedObjectIDs
         }
+        if !conflicts.isEmpty { info["conflictList"] = conflicts }
         return info
     }
 }

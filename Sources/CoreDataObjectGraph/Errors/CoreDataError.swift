@@ -26,6 +26,7 @@ public struct CoreDataError: Error, CustomStringConvertible, @unchecked Sendable
         public static let managedObjectReferentialIntegrity = Code(rawValue: 133_000)
         public static let managedObjectExternalRelationship = Code(rawValue: 133_010)
         public static let managedObjectMerge = Code(rawValue: 133_020)
+        public static let managedObjectConstraintMerge = Code(rawValue: 133_021)
         public static let persistentStoreInvalidType = Code(rawValue: 134_000)
         public static let persistentStoreTypeMismatch = Code(rawValue: 134_010)
         public static let persistentStoreIncompatibleSchema = Code(rawValue: 134_020)
@@ -68,6 +69,9 @@ public struct CoreDataError: Error, CustomStringConvertible, @unchecked Sendable
     public var validationValue: Any?
     /// The objects the error concerns (`NSAffectedObjectsErrorKey`), when the context knows them.
     public var affectedObjects: [NSManagedObject] = []
+    /// The conflicts a merge error reports (`"conflictList"`): ``NSMergeConflict``s for `managedObjectMerge`,
+    /// ``NSConstraintConflict``s for `managedObjectConstraintMerge`.
+    public var conflicts: [Any] = []
 
     public init(_ code: Code, _ message: String, underlyingError: (any Error)? = nil, affectedObjectIDs: [NSManagedObjectID] = []) {
         self.code = code
