@@ -18,37 +18,13 @@ final class MainRunLoopProcessingTests: XCTestCase {
         var count = 0
     }
 
-    private func model() -> NSManagedObjectModel {
-        let note = NSEntityDescription()
-        note.name = "Note"
-        let title = NSAttributeDescription()
-        title.name = "title"
-        title.attributeType = .stringAttributeType
-        title.isOptional = true
-        note.properties = [title]
-        let model = NSManagedObjectModel()
-        model.entities = [note]
-        return model
-    }
-
-    private func container() throws -> NSPersistentContainer {
-        let container = NSPersistentContainer(name: "Notes", managedObjectModel: model())
-        let description = NSPersistentStoreDescription()
-        description.type = NSInMemoryStoreType
-        container.persistentStoreDescriptions = [description]
-        var loadError: (any Error)?
-        container.loadPersistentStores { _, error in loadError = error }
-        if let loadError { throw loadError }
-        return container
-    }
-
     /// Turns the main run loop once, without waiting: whatever is due runs.
     private func turnTheRunLoop() {
         RunLoop.main.run(mode: .default, before: Date.distantPast)
     }
 
     func testObjectsDidChangeIsPostedWhenTheMainRunLoopTurns() throws {
-        let context = try container().viewContext
+        let context = try NotesContainer.make().viewContext
         let log = Log()
         let expectation = expectation(description: "objects-did-change")
         let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: context,
@@ -70,7 +46,7 @@ final class MainRunLoopProcessingTests: XCTestCase {
     }
 
     func testAnEventsChangesComeInOneNotification() throws {
-        let context = try container().viewContext
+        let context = try NotesContainer.make().viewContext
         let saved = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
         saved.setValue("Saved", forKey: "title")
         try context.save()
@@ -101,7 +77,7 @@ final class MainRunLoopProcessingTests: XCTestCase {
     }
 
     func testAChangeMadeByAnObserverIsAnnouncedOnTheNextTurn() throws {
-        let context = try container().viewContext
+        let context = try NotesContainer.make().viewContext
         let log = Log()
         let expectation = expectation(description: "two events")
         expectation.expectedFulfillmentCount = 2
@@ -138,7 +114,7 @@ final class MainRunLoopProcessingTests: XCTestCase {
                 expectation.fulfill()
             }
         }
-        let context = try container().viewContext
+        let context = try NotesContainer.make().viewContext
         let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
         request.sortDescriptors = [Predicates.NSSortDescriptor(key: "title", ascending: true)]
         let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
@@ -157,7 +133,7 @@ final class MainRunLoopProcessingTests: XCTestCase {
     }
 
     func testEachTurnOfTheRunLoopIsOneUndoStep() throws {
-        let context = try container().viewContext
+        let context = try NotesContainer.make().viewContext
         context.undoManager = UndoManager()
         let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
         note.setValue("First", forKey: "title")
@@ -176,7 +152,7 @@ final class MainRunLoopProcessingTests: XCTestCase {
     }
 
     func testResetForgetsTheChangesTheTurnWouldHaveAnnounced() throws {
-        let context = try container().viewContext
+        let context = try NotesContainer.make().viewContext
         let saved = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
         try context.save()
         turnTheRunLoop()
@@ -226,7 +202,7 @@ final class MainRunLoopProcessingTests: XCTestCase {
     }
 
     func testAPrivateQueueContextWaitsForProcessPendingChanges() throws {
-        let container = try container()
+        let container = try NotesContainer.make()
         let context = container.newBackgroundContext()
         let log = Log()
         let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: context,
@@ -243,7 +219,7 @@ final class MainRunLoopProcessingTests: XCTestCase {
     }
 
     func testTheWaitingTurnDoesNotKeepTheContextAlive() throws {
-        let container = try container()
+        let container = try NotesContainer.make()
         weak var released: NSManagedObjectContext?
         do {
             let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)

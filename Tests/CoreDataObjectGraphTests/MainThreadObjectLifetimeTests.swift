@@ -8,33 +8,6 @@ import XCTest
 /// those handed out while it runs (an event's handler) go at its next turn; those handed out while it does not run (a
 /// test's body) stay. XCTest runs these tests on the main thread.
 final class MainThreadObjectLifetimeTests: XCTestCase {
-    private func container(notes: Int) throws -> NSPersistentContainer {
-        let note = NSEntityDescription()
-        note.name = "Note"
-        let title = NSAttributeDescription()
-        title.name = "title"
-        title.attributeType = .stringAttributeType
-        title.isOptional = true
-        note.properties = [title]
-        let model = NSManagedObjectModel()
-        model.entities = [note]
-        let container = NSPersistentContainer(name: "Notes", managedObjectModel: model)
-        let description = NSPersistentStoreDescription()
-        description.type = NSInMemoryStoreType
-        container.persistentStoreDescriptions = [description]
-        var loadError: (any Error)?
-        container.loadPersistentStores { _, error in loadError = error }
-        if let loadError { throw loadError }
-        let writer = container.newBackgroundContext()
-        try writer.performAndWait {
-            for index in 0..<notes {
-                NSEntityDescription.insertNewObject(forEntityName: "Note", into: writer).setValue("Note \(index)", forKey: "title")
-            }
-            try writer.save()
-        }
-        return container
-    }
-
     private static func fetchAllFilled(in context: NSManagedObjectContext) throws {
         let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
         request.returnsObjectsAsFaults = false
@@ -46,7 +19,7 @@ final class MainThreadObjectLifetimeTests: XCTestCase {
     }
 
     func testObjectsFetchedInATestsBodyStayRegistered() throws {
-        let context = try container(notes: 3).viewContext
+        let context = try NotesContainer.make(notes: 3).viewContext
         try Self.fetchAllFilled(in: context)
         XCTAssertEqual(context.registeredObjects.filter { !$0.isFault }.count, 3)
         turnTheRunLoop()
@@ -57,7 +30,7 @@ final class MainThreadObjectLifetimeTests: XCTestCase {
     }
 
     func testObjectsSavedInATestsBodyStayRegistered() throws {
-        let context = try container(notes: 0).viewContext
+        let context = try NotesContainer.make(notes: 0).viewContext
         for index in 0..<4 {
             NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("\(index)", forKey: "title")
         }
@@ -68,7 +41,7 @@ final class MainThreadObjectLifetimeTests: XCTestCase {
     /// CoreDataPlus's `test_findMaterializedObjects` shows it on Apple's platforms: the sample data a test inserts and
     /// saves inside `performAndWait` is gone after it, so a later fetch materialises only what it matches.
     func testAPerformAndWaitOnTheMainThreadLetsItsObjectsGoWhenItReturns() throws {
-        let context = try container(notes: 0).viewContext
+        let context = try NotesContainer.make(notes: 0).viewContext
         let registeredInside = try context.performAndWait {
             for index in 0..<4 {
                 NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("\(index)", forKey: "title")
@@ -86,7 +59,7 @@ final class MainThreadObjectLifetimeTests: XCTestCase {
     }
 
     func testObjectsFetchedDuringATurnGoAtTheNextTurn() throws {
-        let context = try container(notes: 2).viewContext
+        let context = try NotesContainer.make(notes: 2).viewContext
         let fetched = expectation(description: "fetched while the run loop ran")
         let counts = Counts()
         RunLoop.main.perform {

@@ -9,37 +9,6 @@ import Testing
 /// outermost `performAndWait` are the units of work (the main thread's follow its run loop:
 /// `MainThreadObjectLifetimeTests`).
 @Suite struct ObjectLifetimeScopeTests {
-    private static func container() throws -> NSPersistentContainer {
-        let note = NSEntityDescription()
-        note.name = "Note"
-        let title = NSAttributeDescription()
-        title.name = "title"
-        title.attributeType = .stringAttributeType
-        title.isOptional = true
-        note.properties = [title]
-        let model = NSManagedObjectModel()
-        model.entities = [note]
-        let container = NSPersistentContainer(name: "Notes", managedObjectModel: model)
-        let description = NSPersistentStoreDescription()
-        description.type = NSInMemoryStoreType
-        container.persistentStoreDescriptions = [description]
-        var loadError: (any Error)?
-        container.loadPersistentStores { _, error in loadError = error }
-        if let loadError { throw loadError }
-        return container
-    }
-
-    /// Saves `count` notes through a context of its own, which then goes away.
-    private static func saveNotes(_ count: Int, in container: NSPersistentContainer) throws {
-        let writer = container.newBackgroundContext()
-        try writer.performAndWait {
-            for index in 0..<count {
-                NSEntityDescription.insertNewObject(forEntityName: "Note", into: writer).setValue("Note \(index)", forKey: "title")
-            }
-            try writer.save()
-        }
-    }
-
     private static func materializedCount(in context: NSManagedObjectContext) -> Int {
         context.registeredObjects.filter { !$0.isFault }.count
     }
@@ -51,8 +20,7 @@ import Testing
     }
 
     @Test func fetchedObjectsStayRegisteredUntilThePerformAndWaitReturns() throws {
-        let container = try Self.container()
-        try Self.saveNotes(5, in: container)
+        let container = try NotesContainer.make(notes: 5)
         let context = container.newBackgroundContext()
         let registeredInside = try context.performAndWait {
             try Self.fetchAllFilled(in: context)
@@ -63,8 +31,7 @@ import Testing
     }
 
     @Test func aPerformBlockKeepsItsObjectsUntilItReturns() async throws {
-        let container = try Self.container()
-        try Self.saveNotes(3, in: container)
+        let container = try NotesContainer.make(notes: 3)
         let context = container.newBackgroundContext()
         let registeredInside: Int = try await withCheckedThrowingContinuation { continuation in
             context.perform {
@@ -81,8 +48,7 @@ import Testing
     }
 
     @Test func theAsyncPerformIsAUnitOfWorkToo() async throws {
-        let container = try Self.container()
-        try Self.saveNotes(4, in: container)
+        let container = try NotesContainer.make(notes: 4)
         let context = container.newBackgroundContext()
         let registeredInside = try await context.perform(schedule: .enqueued) {
             try Self.fetchAllFilled(in: context)
@@ -93,7 +59,7 @@ import Testing
     }
 
     @Test func savedObjectsStayRegisteredUntilTheUnitOfWorkEnds() throws {
-        let container = try Self.container()
+        let container = try NotesContainer.make()
         let context = container.newBackgroundContext()
         let registeredAfterSave = try context.performAndWait {
             for index in 0..<3 {
@@ -108,8 +74,7 @@ import Testing
     }
 
     @Test func aNestedPerformAndWaitHandsItsObjectsToTheOuterUnit() throws {
-        let container = try Self.container()
-        try Self.saveNotes(2, in: container)
+        let container = try NotesContainer.make(notes: 2)
         let outer = container.newBackgroundContext()
         let inner = container.newBackgroundContext()
         let registeredInInner = try outer.performAndWait {
@@ -122,8 +87,7 @@ import Testing
     }
 
     @Test func aContextUsedOutsideAnyUnitOfWorkKeepsNothing() throws {
-        let container = try Self.container()
-        try Self.saveNotes(3, in: container)
+        let container = try NotesContainer.make(notes: 3)
         let context = container.newBackgroundContext()
         // Swift Testing runs this off the main thread and outside any perform block.
         try Self.fetchAllFilled(in: context)
@@ -131,8 +95,7 @@ import Testing
     }
 
     @Test func aUnitOfWorkKeepsABoundedNumberOfObjects() throws {
-        let container = try Self.container()
-        try Self.saveNotes(ObjectLifetimeScope.capacity + 10, in: container)
+        let container = try NotesContainer.make(notes: ObjectLifetimeScope.capacity + 10)
         let context = container.newBackgroundContext()
         let counts = try context.performAndWait {
             // One result larger than the bound is not kept at all: its caller holds it if it needs it.
