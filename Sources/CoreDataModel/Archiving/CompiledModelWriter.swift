@@ -138,7 +138,7 @@ private struct ArchiveWriter {
         fields["NSRenamingIdentifier"] = optionalString(property.renamingIdentifier ?? property.name)
         if !property.validationRules.isEmpty {
             let predicates = try property.validationRules.map { rule in
-                try PredicateArchiving.archive(try NSPredicate(parsing: rule.predicateFormat).predicateNode, into: &builder)
+                try PredicateArchiving.archive(rule.predicate.predicateNode, into: &builder)
             }
             let warnings = property.validationRules.map { rule -> ArchivedObjectReference in
                 switch rule.warning {
@@ -260,8 +260,8 @@ private struct ArchiveWriter {
         try builder.defineObject(indexReference, className: "NSFetchIndexDescription", fields: [
             "NSIndexName": builder.addString(index.name).uid, "NSIndexElements": builder.addArray(elements).uid,
             "NSEntity": entityReference.uid,
-            "NSPartialIndexPredicate": try index.partialIndexPredicateFormat.map {
-                try PredicateArchiving.archive(try NSPredicate(parsing: $0).predicateNode, into: &builder).uid
+            "NSPartialIndexPredicate": try index.partialIndexPredicate.map {
+                try PredicateArchiving.archive($0.predicateNode, into: &builder).uid
             } ?? KeyedArchiveBuilder.nullReference.uid,
         ])
         return indexReference

@@ -1,64 +1,139 @@
-/// A fetch index of an entity: a named, ordered list of elements the store indexes together.
-public struct NSFetchIndexDescription: Sendable, Hashable {
-    public var name: String
-    public var elements: [NSFetchIndexElementDescription]
-    /// A predicate restricting the index to some rows (a partial index), as written in the model.
-    public var partialIndexPredicateFormat: String?
+import Predicates
 
-    public init(name: String, elements: [NSFetchIndexElementDescription], partialIndexPredicateFormat: String? = nil) {
+/// A fetch index of an entity: a named, ordered list of elements the store indexes together, optionally restricted
+/// to the rows a predicate selects (a partial index).
+///
+/// A class, as Apple's: build one with `init(name:elements:)`, set `name`, `elements` and `partialIndexPredicate`,
+/// and give it to an entity's `indexes`, which makes the entity its `entity`. Like the other descriptions it may
+/// change only while the model is being built, hence `@unchecked Sendable`.
+open class NSFetchIndexDescription: @unchecked Sendable, Hashable, CustomStringConvertible {
+    public var name: String
+    /// The indexed properties or expressions, in index order. Setting them makes this index their `indexDescription`.
+    public var elements: [NSFetchIndexElementDescription] {
+        didSet { adoptElements() }
+    }
+    /// The predicate restricting the index to some rows (a partial index); nil indexes every row.
+    public var partialIndexPredicate: Predicates.NSPredicate?
+    /// The entity whose `indexes` hold this index; nil before it is given to one (a weak back reference, as the
+    /// entity owns its indexes).
+    public internal(set) var entity: NSEntityDescription? {
+        get { entityReference.entity }
+        set { entityReference = WeakEntityReference(newValue) }
+    }
+    private var entityReference = WeakEntityReference(nil)
+
+    /// An index named `name` on `elements` (none for nil), as Apple's initialiser; `partialIndexPredicate` may be
+    /// given here or set later.
+    public init(name: String, elements: [NSFetchIndexElementDescription]?, partialIndexPredicate: Predicates.NSPredicate? = nil) {
         self.name = name
-        self.elements = elements
-        self.partialIndexPredicateFormat = partialIndexPredicateFormat
+        self.elements = elements ?? []
+        self.partialIndexPredicate = partialIndexPredicate
+        adoptElements()
+    }
+
+    /// The partial index predicate's canonical format string, nil for a full index.
+    public var partialIndexPredicateFormat: String? { partialIndexPredicate?.predicateFormat }
+
+    private func adoptElements() {
+        for element in elements { element.indexDescription = self }
+    }
+
+    /// Equal when name, elements and partial predicate are equal: two descriptions of the same index.
+    public static func == (lhs: NSFetchIndexDescription, rhs: NSFetchIndexDescription) -> Bool {
+        lhs === rhs || (lhs.name == rhs.name && lhs.elements == rhs.elements && lhs.partialIndexPredicate == rhs.partialIndexPredicate)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(elements)
+    }
+
+    open var description: String {
+        "NSFetchIndexDescription(\(name): \(elements.map(\.description).joined(separator: ", "))"
+            + (partialIndexPredicate.map { " where \($0.predicateFormat)" } ?? "") + ")"
+    }
+}
+
+/// Apple's index element kinds: an ordinary (binary) index, or an R-tree index for range queries on two values.
+public enum NSFetchIndexElementType: UInt, Sendable, Hashable {
+    case binary = 0
+    case rTree = 1
+
+    /// The name Xcode's model files give the kind (`type="Binary"`, `type="RTree"`).
+    public var xcodeName: String {
+        switch self {
+        case .binary: "Binary"
+        case .rTree: "RTree"
+        }
+    }
+
+    /// The kind Xcode's model files name `name`; nil for any other name.
+    public init?(xcodeName name: String) {
+        switch name {
+        case "Binary": self = .binary
+        case "RTree": self = .rTree
+        default: return nil
+        }
     }
 }
 
 /// One element of a fetch index: a property (or an expression), its index kind and its direction.
-public struct NSFetchIndexElementDescription: Sendable, Hashable {
-    public enum CollationType: String, Sendable, Hashable {
-        case binary = "Binary"
-        case rTree = "RTree"
-    }
+open class NSFetchIndexElementDescription: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// The library's earlier name for `NSFetchIndexElementType`.
+    public typealias CollationType = NSFetchIndexElementType
 
-    /// The indexed property's name; nil when the element is an expression.
-    public var propertyName: String?
+    /// The indexed property when the element was made from one (Apple's `init(property:collationType:)`), else the
+    /// property of `propertyName` in the index's entity once the index belongs to one; nil for an expression.
+    public var property: NSPropertyDescription? {
+        if let indexedProperty { return indexedProperty }
+        guard let declaredPropertyName else { return nil }
+        return indexDescription?.entity?.propertiesByName[declaredPropertyName]
+    }
+    /// The property given to `init(property:collationType:)`.
+    let indexedProperty: NSPropertyDescription?
+    private let declaredPropertyName: String?
+    /// The indexed property's name (its current name when made from a property); nil when the element is an
+    /// expression.
+    public var propertyName: String? { indexedProperty?.name ?? declaredPropertyName }
     /// The indexed expression, as written in the model, when the element is not a plain property.
     public var expressionFormat: String?
-    public var collationType: CollationType
+    public var collationType: NSFetchIndexElementType
     public var isAscending: Bool
+    /// The index this element belongs to (a weak back reference: the index owns its elements).
+    public internal(set) weak var indexDescription: NSFetchIndexDescription?
 
-    public init(propertyName: String?, expressionFormat: String? = nil, collationType: CollationType = .binary,
+    /// An element indexing `property` with `collationType`, ascending, as Apple's initialiser.
+    public init(property: NSPropertyDescription, collationType: NSFetchIndexElementType) {
+        indexedProperty = property
+        declaredPropertyName = nil
+        self.collationType = collationType
+        isAscending = true
+    }
+
+    /// An element naming its property (resolved in the index's entity) or giving an expression, as model files do.
+    public init(propertyName: String?, expressionFormat: String? = nil, collationType: NSFetchIndexElementType = .binary,
                 isAscending: Bool = true) {
-        self.propertyName = propertyName
+        indexedProperty = nil
+        declaredPropertyName = propertyName
         self.expressionFormat = expressionFormat
         self.collationType = collationType
         self.isAscending = isAscending
     }
-}
 
-/// A fetch request stored in a model (Xcode's model-level `fetchRequest`), kept as data.
-public struct FetchRequestTemplate: Sendable, Hashable {
-    public var name: String
-    public var entityName: String
-    public var predicateFormat: String?
-    public var fetchLimit: Int?
-
-    public init(name: String, entityName: String, predicateFormat: String?, fetchLimit: Int? = nil) {
-        self.name = name
-        self.entityName = entityName
-        self.predicateFormat = predicateFormat
-        self.fetchLimit = fetchLimit
-    }
-}
-
-/// An iOS 17 composite attribute type: a named group of attributes stored together.
-public struct CompositeDescription: Sendable, Hashable {
-    public struct Element: Sendable, Hashable {
-        public var name: String
-        public var attributeType: NSAttributeType
-        public var isOptional: Bool
-        public var compositeName: String?
+    /// Equal when they index the same property name or expression the same way.
+    public static func == (lhs: NSFetchIndexElementDescription, rhs: NSFetchIndexElementDescription) -> Bool {
+        lhs === rhs || (lhs.propertyName == rhs.propertyName && lhs.expressionFormat == rhs.expressionFormat
+                        && lhs.collationType == rhs.collationType && lhs.isAscending == rhs.isAscending)
     }
 
-    public var name: String
-    public var elements: [Element]
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(propertyName)
+        hasher.combine(expressionFormat)
+        hasher.combine(collationType)
+        hasher.combine(isAscending)
+    }
+
+    open var description: String {
+        (propertyName ?? expressionFormat ?? "?") + (collationType == .rTree ? " (R-tree)" : "") + (isAscending ? "" : " descending")
+    }
 }

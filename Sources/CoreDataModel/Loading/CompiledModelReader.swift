@@ -172,8 +172,8 @@ private struct ModelArchiveDecoder {
         return NSFetchIndexDescription(
             name: try archived.string(forKey: "NSIndexName") ?? "",
             elements: elements,
-            partialIndexPredicateFormat: try archived.object(forKey: "NSPartialIndexPredicate")
-                .map(ArchivedPredicateDecoding.predicateFormat))
+            partialIndexPredicate: try archived.object(forKey: "NSPartialIndexPredicate")
+                .map { Predicates.NSPredicate.predicate(for: try ArchivedPredicateDecoding.predicate($0, depth: 0)) })
     }
 
     // MARK: Properties
@@ -301,7 +301,8 @@ private struct ModelArchiveDecoder {
                 warning = object.isKind(of: "NSString") ? .message(try object.stringValue()) : .message(object.className)
             default: warning = .errorCode(ValidationRuleBuilder.Code.validation)
             }
-            return ValidationRule(predicateFormat: try ArchivedPredicateDecoding.predicateFormat(predicate), warning: warning)
+            let node = try ArchivedPredicateDecoding.predicate(predicate, depth: 0)
+            return ValidationRule(predicate: Predicates.NSPredicate.predicate(for: node), warning: warning)
         }
     }
 

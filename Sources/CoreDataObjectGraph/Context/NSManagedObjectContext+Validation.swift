@@ -1,5 +1,6 @@
 import CoreDataModel
 import Foundation
+import Predicates
 
 extension NSManagedObject {
     /// Deny delete rules: a deleted object may not leave destinations behind through a Deny relationship.
@@ -74,11 +75,52 @@ extension NSManagedObject {
         default:
             break
         }
+        errors += validatePredicates(of: attribute, value: value.objectValue)
         for index in errors.indices { errors[index].validationValue = value.objectValue }
         return errors
     }
 
+    /// Evaluates the validation predicates of `property` with `value` as `SELF`, as Apple's validation does, and
+    /// reports each that fails with its warning: the warning's code (Xcode writes bounds that way) or
+    /// `NSManagedObjectValidationError` with the warning as the message. Predicates that express the attribute's
+    /// minimum, maximum or pattern are checked by the bounds above, with their messages, and skipped here.
+    private func validatePredicates(of property: NSPropertyDescription, value: Any) -> [CoreDataError] {
+        guard !property.validationRules.isEmpty else { return [] }
+        let covered = (property as? NSAttributeDescription)?.boundErrorCodes ?? []
+        var errors: [CoreDataError] = []
+        for rule in property.validationRules {
+            if case .errorCode(let code) = rule.warning, covered.contains(code) { continue }
+            let failure: String
+            do {
+                if try rule.predicate.evaluateOrThrow(with: value) { continue }
+                failure = "does not satisfy the validation predicate \(rule.predicateFormat)"
+            } catch {
+                failure = "cannot be checked against the validation predicate \(rule.predicateFormat): \(error.reason)"
+            }
+            var error: CoreDataError
+            switch rule.warning {
+            case .errorCode(let code):
+                error = validationError(CoreDataError.Code(rawValue: code), property.name, failure)
+            case .message(let text):
+                error = validationError(.managedObjectValidation, property.name, failure)
+                // Apple's error describes itself with the warning.
+                error.message = text
+            }
+            error.validationPredicate = rule.predicate
+            errors.append(error)
+        }
+        return errors
+    }
+
     private func validate(_ relationship: NSRelationshipDescription) -> [CoreDataError] {
+        let errors = validateCounts(of: relationship)
+        guard errors.isEmpty, !relationship.validationRules.isEmpty, let value = value(forKey: relationship.name) else { return errors }
+        var failures = validatePredicates(of: relationship, value: value)
+        for index in failures.indices { failures[index].validationValue = value }
+        return failures
+    }
+
+    private func validateCounts(of relationship: NSRelationshipDescription) -> [CoreDataError] {
         if !relationship.isToMany {
             return objectIDForToOne(relationship.name) == nil && !relationship.isOptional
                 ? [validationError(.validationMissingMandatoryProperty, relationship.name, "is required")] : []
@@ -161,12 +203,39 @@ extension NSAttributeDescription {
     /// without them accepts every value of its type, so saving skips reading it (most attributes of most models).
     var hasValidationConstraints: Bool {
         !isOptional || minimumValueString != nil || maximumValueString != nil || !(regularExpressionString ?? "").isEmpty
+            || !validationRules.isEmpty
+    }
+
+    /// The validation error codes of the bounds `validate(_:value:)` checks itself (minimum, maximum, pattern):
+    /// validation predicates with these codes express the same bounds (Xcode writes them so) and are not evaluated
+    /// a second time.
+    var boundErrorCodes: Set<Int> {
+        var codes: Set<Int> = []
+        let hasMinimum = minimumValueString != nil, hasMaximum = maximumValueString != nil
+        switch attributeType {
+        case .stringAttributeType, .binaryDataAttributeType:
+            if hasMinimum { codes.insert(NSValidationStringTooShortError) }
+            if hasMaximum { codes.insert(NSValidationStringTooLongError) }
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .decimalAttributeType,
+             .doubleAttributeType, .floatAttributeType:
+            if hasMinimum { codes.insert(NSValidationNumberTooSmallError) }
+            if hasMaximum { codes.insert(NSValidationNumberTooLargeError) }
+        case .dateAttributeType:
+            if hasMinimum { codes.insert(NSValidationDateTooSoonError) }
+            if hasMaximum { codes.insert(NSValidationDateTooLateError) }
+        default:
+            break
+        }
+        if attributeType == .stringAttributeType, !(regularExpressionString ?? "").isEmpty {
+            codes.insert(NSValidationStringPatternMatchingError)
+        }
+        return codes
     }
 }
 
 extension NSRelationshipDescription {
     /// Whether any destination count could fail validation: a mandatory relationship or bounds on a to-many's count.
     var hasValidationConstraints: Bool {
-        !isOptional || (isToMany && (minCount > 0 || maxCount > 0))
+        !isOptional || (isToMany && (minCount > 0 || maxCount > 0)) || !validationRules.isEmpty
     }
 }

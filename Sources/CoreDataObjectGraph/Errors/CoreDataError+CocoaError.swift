@@ -68,8 +68,8 @@ extension CoreDataError: CustomNSError {
     public var errorCode: Int { code.rawValue }
 
     /// `NSLocalizedDescriptionKey` (the message), `NSUnderlyingErrorKey`, and where they apply
-    /// `NSDetailedErrorsKey`, `NSValidationObjectErrorKey`, `NSValidationKeyErrorKey`, `NSValidationValueErrorKey`
-    /// and `NSAffectedObjectsErrorKey`.
+    /// `NSDetailedErrorsKey`, `NSValidationObjectErrorKey`, `NSValidationKeyErrorKey`, `NSValidationValueErrorKey`,
+    /// `NSValidationPredicateErrorKey` and `NSAffectedObjectsErrorKey`.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError as NSError }
@@ -77,6 +77,7 @@ extension CoreDataError: CustomNSError {
         if let validationKey { info[NSValidationKeyErrorKey] = validationKey }
         if let validationObject { info[NSValidationObjectErrorKey] = validationObject }
         if let validationValue { info[NSValidationValueErrorKey] = validationValue }
+        if let validationPredicate { info[NSValidationPredicateErrorKey] = validationPredicate }
         if !affectedObjects.isEmpty {
             info[NSAffectedObjectsErrorKey] = affectedObjects
         } else if !affectedObjectIDs.isEmpty {
