@@ -86,10 +86,10 @@ extension NSManagedObject {
     /// minimum, maximum or pattern are checked by the bounds above, with their messages, and skipped here.
     private func validatePredicates(of property: NSPropertyDescription, value: Any) -> [CoreDataError] {
         guard !property.validationRules.isEmpty else { return [] }
-        let covered = (property as? NSAttributeDescription)?.boundErrorCodes ?? []
+        let attribute = property as? NSAttributeDescription
         var errors: [CoreDataError] = []
         for rule in property.validationRules {
-            if case .errorCode(let code) = rule.warning, covered.contains(code) { continue }
+            if case .errorCode(let code) = rule.warning, let attribute, attribute.checksBound(withErrorCode: code) { continue }
             let failure: String
             do {
                 if try rule.predicate.evaluateOrThrow(with: value) { continue }
@@ -206,30 +206,28 @@ extension NSAttributeDescription {
             || !validationRules.isEmpty
     }
 
-    /// The validation error codes of the bounds `validate(_:value:)` checks itself (minimum, maximum, pattern):
-    /// validation predicates with these codes express the same bounds (Xcode writes them so) and are not evaluated
-    /// a second time.
-    var boundErrorCodes: Set<Int> {
-        var codes: Set<Int> = []
-        let hasMinimum = minimumValueString != nil, hasMaximum = maximumValueString != nil
+    /// Whether `validate(_:value:)` checks a bound (minimum, maximum, pattern) of this attribute that reports
+    /// `code`: a validation predicate with that code expresses the same bound (Xcode writes them so) and is not
+    /// evaluated a second time.
+    func checksBound(withErrorCode code: Int) -> Bool {
+        let numeric: Bool
         switch attributeType {
-        case .stringAttributeType, .binaryDataAttributeType:
-            if hasMinimum { codes.insert(NSValidationStringTooShortError) }
-            if hasMaximum { codes.insert(NSValidationStringTooLongError) }
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .decimalAttributeType,
-             .doubleAttributeType, .floatAttributeType:
-            if hasMinimum { codes.insert(NSValidationNumberTooSmallError) }
-            if hasMaximum { codes.insert(NSValidationNumberTooLargeError) }
-        case .dateAttributeType:
-            if hasMinimum { codes.insert(NSValidationDateTooSoonError) }
-            if hasMaximum { codes.insert(NSValidationDateTooLateError) }
-        default:
-            break
+             .doubleAttributeType, .floatAttributeType: numeric = true
+        default: numeric = false
         }
-        if attributeType == .stringAttributeType, !(regularExpressionString ?? "").isEmpty {
-            codes.insert(NSValidationStringPatternMatchingError)
+        let sized = attributeType == .stringAttributeType || attributeType == .binaryDataAttributeType
+        let dated = attributeType == .dateAttributeType
+        switch code {
+        case NSValidationStringTooShortError: return sized && minimumValueString != nil
+        case NSValidationStringTooLongError: return sized && maximumValueString != nil
+        case NSValidationNumberTooSmallError: return numeric && minimumValueString != nil
+        case NSValidationNumberTooLargeError: return numeric && maximumValueString != nil
+        case NSValidationDateTooSoonError: return dated && minimumValueString != nil
+        case NSValidationDateTooLateError: return dated && maximumValueString != nil
+        case NSValidationStringPatternMatchingError: return attributeType == .stringAttributeType && !(regularExpressionString ?? "").isEmpty
+        default: return false
         }
-        return codes
     }
 }
 
