@@ -95,7 +95,15 @@ struct FetchRequestTemplateInCodeTests {
         let model = makeModel()
         let template = NSFetchRequest<NSManagedObject>(entityName: "Person")
         template.predicate = NSPredicate(format: "name BEGINSWITH $PREFIX")
+        template.sortDescriptors = [NSSortDescriptor(key: "age", ascending: true)]
         model.setFetchRequestTemplate(template, forName: "Prefixed")
+        let older = NSFetchedPropertyDescription()
+        older.name = "sameName"
+        let sameName = NSFetchRequest<NSManagedObject>(entityName: "Person")
+        sameName.predicate = NSPredicate(format: "name == $FETCH_SOURCE.name")
+        sameName.sortDescriptors = [NSSortDescriptor(key: "age", ascending: false, comparison: .localizedStandardCompare)]
+        older.fetchRequest = sameName
+        model.entitiesByName["Person"]!.properties.append(older)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -104,6 +112,9 @@ struct FetchRequestTemplateInCodeTests {
         let back = try #require(NSManagedObjectModel(contentsOf: url))
         let context = try makeContext(back)
         let request = try #require(back.fetchRequestFromTemplate(withName: "Prefixed", substitutionVariables: ["PREFIX": "A"]))
-        #expect(try context.fetch(request).count == 3)
+        #expect(try context.fetch(request).map { $0.value(forKey: "age") as? Int } == [12, 36, 41], "sorted as the template says")
+        let fetched = try #require(back.entitiesByName["Person"]?.propertiesByName["sameName"] as? NSFetchedPropertyDescription)
+        let sort = try #require(fetched.fetchRequest?.sortDescriptors?.first)
+        #expect(sort.key == "age" && !sort.ascending && sort.comparison == .localizedStandardCompare)
     }
 }

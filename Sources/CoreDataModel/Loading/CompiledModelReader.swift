@@ -102,7 +102,8 @@ private struct ModelArchiveDecoder {
                 model.fetchRequestTemplatesByName[name] = FetchRequestTemplate(
                     name: name, entityName: try fetchRequestEntityName(request) ?? "",
                     predicateFormat: try request.object(forKey: "NSPredicate").map(ArchivedPredicateDecoding.predicateFormat),
-                    fetchLimit: try request.integer(forKey: "NSFetchLimit").map { Int($0) })
+                    fetchLimit: try request.integer(forKey: "NSFetchLimit").map { Int($0) },
+                    sortDescriptors: try sortDescriptors(of: request))
             }
         }
         // Composite types are not listed by the model: each composite attribute (and element) holds its type's elements.
