@@ -121,6 +121,13 @@ struct ValidationPredicateTests {
         let error = try #require(saveError(context), "three notes fail @count <= 2")
         #expect(error.localizedDescription == "A tag marks two notes at most")
         #expect(error.userInfo[NSValidationKeyErrorKey] as? String == "notes")
+
+        var three: Any? = Set(notes)
+        #expect(throws: (any Error).self, "validateValue evaluates a relationship's predicates too") {
+            try tag.validateValue(&three, forKey: "notes")
+        }
+        var two: Any? = Set(notes.prefix(2))
+        try tag.validateValue(&two, forKey: "notes")
     }
 
     @Test func aPredicateWithoutAWarningReportsTheGenericValidationError() throws {

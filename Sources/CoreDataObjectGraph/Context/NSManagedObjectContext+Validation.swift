@@ -167,9 +167,13 @@ extension NSManagedObject {
                 throw failure
             }
             errors = validate(attribute, value: stored.attributeValue)
-        } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
-            if value == nil || value is NSNull, !relationship.isOptional {
-                errors = [validationError(.validationMissingMandatoryProperty, key, "is required")]
+        } else if let relationship = property as? NSRelationshipDescription {
+            if value == nil || value is NSNull {
+                if !relationship.isToMany && !relationship.isOptional {
+                    errors = [validationError(.validationMissingMandatoryProperty, key, "is required")]
+                }
+            } else if let value {
+                errors = validatePredicates(of: relationship, value: value)
             }
         }
         for index in errors.indices { errors[index].validationValue = value }
