@@ -31,9 +31,8 @@ func probeEntity(_ entity: NSEntityDescription, _ context: NSManagedObjectContex
     let indexes: [NSFetchIndexDescription] = entity.indexes
     entity.indexes = indexes
     entity.uniquenessConstraints = keep(entity.uniquenessConstraints)
-    // GAP (NSCopying on descriptions):
-    // let copy: Any = entity.copy()
-    // _ = copy
+    let copy: Any = entity.copy()
+    _ = copy
 }
 
 // MARK: NSPropertyDescription and its subclasses
@@ -45,19 +44,17 @@ func probeProperties(_ property: NSPropertyDescription, _ attribute: NSAttribute
     property.name = keep(property.name)
     property.isOptional = keep(property.isOptional)
     property.isTransient = keep(property.isTransient)
-    // GAP (validation rules are kept as format strings (validationRules); no NSPredicate-typed validationPredicates or setValidationPredicates(_:withValidationWarnings:)):
-    // let predicates: [NSPredicate] = property.validationPredicates
-    // let warnings: [Any] = property.validationWarnings
-    // property.setValidationPredicates(predicates, withValidationWarnings: warnings as? [String])
+    let predicates: [NSPredicate] = property.validationPredicates
+    let warnings: [Any] = property.validationWarnings
+    property.setValidationPredicates(predicates, withValidationWarnings: warnings as? [String])
     property.userInfo = keep(property.userInfo)
     let hash: Data = property.versionHash
     _ = hash
     property.versionHashModifier = keep(property.versionHashModifier)
     property.isIndexedBySpotlight = keep(property.isIndexedBySpotlight)
     property.renamingIdentifier = keep(property.renamingIdentifier)
-    // GAP (NSCopying on descriptions):
-    // let copy: Any = property.copy()
-    // _ = copy
+    let copy: Any = property.copy()
+    _ = copy
 
     attribute.attributeType = keep(attribute.attributeType)
     attribute.attributeValueClassName = keep(attribute.attributeValueClassName)
@@ -97,11 +94,10 @@ func probeProperties(_ property: NSPropertyDescription, _ attribute: NSAttribute
     let fetchedRequest: NSFetchRequest<NSManagedObject>? = fetched.fetchRequest
     _ = fetchedRequest
 
-    // GAP (NSDerivedAttributeDescription() and derivationExpression; the library's takes init(name:type:derivationExpressionFormat:)):
-    // let derived = NSDerivedAttributeDescription()
-    // derived.derivationExpression = NSExpression(forKeyPath: "items.@count")
-    // let derivation: NSExpression? = derived.derivationExpression
-    // _ = derivation
+    let derived = NSDerivedAttributeDescription()
+    derived.derivationExpression = NSExpression(forKeyPath: "items.@count")
+    let derivation: NSExpression? = derived.derivationExpression
+    _ = derivation
 }
 
 // MARK: NSManagedObjectModel, NSFetchIndexDescription, NSFetchIndexElementDescription
@@ -109,20 +105,19 @@ func probeProperties(_ property: NSPropertyDescription, _ attribute: NSAttribute
 func probeModel(_ model: NSManagedObjectModel, _ entity: NSEntityDescription, _ url: URL,
                         _ attribute: NSAttributeDescription) throws {
     let merged: NSManagedObjectModel? = NSManagedObjectModel.mergedModel(from: [Bundle.main])
-    // GAP (mergedModel(from:forStoreMetadata:)):
-    // let forMetadata: NSManagedObjectModel? = NSManagedObjectModel.mergedModel(from: nil, forStoreMetadata: [:])
+    let forMetadata: NSManagedObjectModel? = NSManagedObjectModel.mergedModel(from: nil, forStoreMetadata: [:])
     let byMerging: NSManagedObjectModel? = NSManagedObjectModel(byMerging: [model])
-    // GAP (init(byMerging:forStoreMetadata:)):
-    // let byMergingForMetadata: NSManagedObjectModel? = NSManagedObjectModel(byMerging: [model], forStoreMetadata: [:])
+    let byMergingForMetadata: NSManagedObjectModel? = NSManagedObjectModel(byMerging: [model], forStoreMetadata: [:])
     let fromFile: NSManagedObjectModel? = NSManagedObjectModel(contentsOf: url)
-    _ = (merged, byMerging, fromFile)
+    _ = (merged, forMetadata, byMerging, byMergingForMetadata, fromFile)
     let byName: [String: NSEntityDescription] = model.entitiesByName
     model.entities = keep(model.entities)
     let configurations: [String] = model.configurations
     let members: [NSEntityDescription]? = model.entities(forConfigurationName: "Default")
     model.setEntities([entity], forConfigurationName: "Default")
-    // GAP (setFetchRequestTemplate(_:forName:): templates are FetchRequestTemplate values in the model layer):
+    // DEVIATION (NSFetchRequest<NSManagedObject> for NSFetchRequestResult; any typed request is taken):
     // model.setFetchRequestTemplate(NSFetchRequest<NSFetchRequestResult>(entityName: "Item"), forName: "All")
+    model.setFetchRequestTemplate(NSFetchRequest<NSManagedObject>(entityName: "Item"), forName: "All")
     // DEVIATION (NSFetchRequest<NSManagedObject> for NSFetchRequestResult; fetchRequestTemplatesByName holds the model layer's FetchRequestTemplate):
     // let template: NSFetchRequest<NSFetchRequestResult>? = model.fetchRequestTemplate(forName: "All")
     // let substituted: NSFetchRequest<NSFetchRequestResult>? = model.fetchRequestFromTemplate(withName: "All",
@@ -132,34 +127,31 @@ func probeModel(_ model: NSManagedObjectModel, _ entity: NSEntityDescription, _ 
     let substituted: NSFetchRequest<NSManagedObject>? = model.fetchRequestFromTemplate(withName: "All",
                                                                                        substitutionVariables: ["NAME": "Ada"])
     let templates = model.fetchRequestTemplatesByName
-    // GAP (localizationDictionary):
-    // model.localizationDictionary = keep(model.localizationDictionary)
+    model.localizationDictionary = keep(model.localizationDictionary)
     let compatible: Bool = model.isConfiguration(withName: nil, compatibleWithStoreMetadata: [:])
     let hashes: [String: Data] = model.entityVersionHashesByName
     model.versionIdentifiers = keep(model.versionIdentifiers)
     let checksum: String = model.versionChecksum
-    // GAP (checksumsForVersionedModel(at:), NSCopying):
-    // let checksums: [String: String] = try NSManagedObjectModel.checksumsForVersionedModel(at: url)
-    // let copy: Any = model.copy()
-    _ = (byName, configurations, members, template, substituted, templates, compatible, hashes, checksum)
+    let checksums: [String: String] = try NSManagedObjectModel.checksumsForVersionedModel(at: url)
+    let copy: Any = model.copy()
+    _ = (byName, configurations, members, template, substituted, templates, compatible, hashes, checksum, checksums, copy)
 
-    // GAP (NSFetchIndexElementDescription(property:collationType:), property, the rTree collation: elements are made by property name):
-    // let element = NSFetchIndexElementDescription(property: attribute, collationType: .binary)
-    // let indexed: NSPropertyDescription? = element.property
-    // let propertyName: String? = element.propertyName
-    // element.collationType = .rTree
-    // element.isAscending = keep(element.isAscending)
-    // _ = (indexed, propertyName)
-    // let index = NSFetchIndexDescription(name: "byName", elements: [element])
-    let index = NSFetchIndexDescription(name: "byName", elements: [])
+    let element = NSFetchIndexElementDescription(property: attribute, collationType: .binary)
+    let indexed: NSPropertyDescription? = element.property
+    let propertyName: String? = element.propertyName
+    element.collationType = .rTree
+    element.isAscending = keep(element.isAscending)
+    let collation: NSFetchIndexElementType = element.collationType
+    let owner: NSFetchIndexDescription? = element.indexDescription
+    _ = (indexed, propertyName, collation, owner)
+    let index = NSFetchIndexDescription(name: "byName", elements: [element])
     let indexName: String = index.name
     let elements: [NSFetchIndexElementDescription] = index.elements
     _ = (indexName, elements)
-    // GAP (NSFetchIndexDescription's settable name/elements, entity and NSPredicate partialIndexPredicate: the library's
-    // is immutable and keeps partialIndexPredicateFormat):
-    // index.name = keep(index.name); index.elements = keep(index.elements)
-    // let indexEntity: NSEntityDescription? = index.entity
-    // index.partialIndexPredicate = keep(index.partialIndexPredicate)
+    index.name = keep(index.name); index.elements = keep(index.elements)
+    let indexEntity: NSEntityDescription? = index.entity
+    _ = indexEntity
+    index.partialIndexPredicate = keep(index.partialIndexPredicate)
 }
 
 // MARK: Migration

@@ -138,7 +138,7 @@ private struct ArchiveWriter {
         fields["NSRenamingIdentifier"] = optionalString(property.renamingIdentifier ?? property.name)
         if !property.validationRules.isEmpty {
             let predicates = try property.validationRules.map { rule in
-                try PredicateArchiving.archive(try NSPredicate(parsing: rule.predicateFormat).predicateNode, into: &builder)
+                try PredicateArchiving.archive(rule.predicate.predicateNode, into: &builder)
             }
             let warnings = property.validationRules.map { rule -> ArchivedObjectReference in
                 switch rule.warning {
@@ -185,6 +185,7 @@ private struct ArchiveWriter {
             if let format = fetched.predicateFormat {
                 request["NSPredicate"] = try PredicateArchiving.archive(try NSPredicate(parsing: format).predicateNode, into: &builder).uid
             }
+            if !fetched.sortDescriptors.isEmpty { request["NSSortDescriptors"] = sortDescriptors(fetched.sortDescriptors) }
             fields["NSFetchRequest"] = builder.addObject(className: "NSFetchRequest", fields: request).uid
         default:
             className = "NSPropertyDescription"
@@ -260,8 +261,8 @@ private struct ArchiveWriter {
         try builder.defineObject(indexReference, className: "NSFetchIndexDescription", fields: [
             "NSIndexName": builder.addString(index.name).uid, "NSIndexElements": builder.addArray(elements).uid,
             "NSEntity": entityReference.uid,
-            "NSPartialIndexPredicate": try index.partialIndexPredicateFormat.map {
-                try PredicateArchiving.archive(try NSPredicate(parsing: $0).predicateNode, into: &builder).uid
+            "NSPartialIndexPredicate": try index.partialIndexPredicate.map {
+                try PredicateArchiving.archive($0.predicateNode, into: &builder).uid
             } ?? KeyedArchiveBuilder.nullReference.uid,
         ])
         return indexReference
@@ -277,7 +278,19 @@ private struct ArchiveWriter {
             fields["NSPredicate"] = try PredicateArchiving.archive(try NSPredicate(parsing: format).predicateNode, into: &builder).uid
         }
         if let limit = template.fetchLimit { fields["NSFetchLimit"] = .integer(Int64(limit)) }
+        if !template.sortDescriptors.isEmpty { fields["NSSortDescriptors"] = sortDescriptors(template.sortDescriptors) }
         return builder.addObject(className: "NSFetchRequest", fields: fields)
+    }
+
+    /// A fetch request's `NSSortDescriptors`: key, direction and comparison selector, as the reader reads them.
+    mutating func sortDescriptors(_ descriptors: [Predicates.NSSortDescriptor]) -> PropertyListValue {
+        let archived = descriptors.map { descriptor in
+            builder.addObject(className: "NSSortDescriptor", fields: [
+                "NSKey": optionalString(descriptor.key), "NSAscending": .bool(descriptor.ascending),
+                "NSSelector": builder.addString(descriptor.comparison.rawValue).uid,
+            ])
+        }
+        return builder.addArray(archived).uid
     }
 
     mutating func userInfo(_ info: [String: String]) throws -> ArchivedObjectReference {

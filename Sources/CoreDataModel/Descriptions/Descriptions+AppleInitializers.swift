@@ -1,10 +1,7 @@
 // Apple's parameterless initialisers, for models built in code as Apple's documentation shows: create, then set
-// `name`, `attributeType`, `destinationEntity`, `properties`, … (`NSEntityDescription()` is with its class).
-
-extension NSAttributeDescription {
-    /// An attribute with no name and an undefined type yet.
-    public convenience init() { self.init(name: "", type: .undefinedAttributeType) }
-}
+// `name`, `attributeType`, `destinationEntity`, `properties`, … (`NSEntityDescription()` and `NSAttributeDescription()`
+// and `NSDerivedAttributeDescription()` are with their classes: a subclass may declare its own only if the
+// superclass's is not in an extension).
 
 extension NSRelationshipDescription {
     /// A relationship with no name and no destination yet.

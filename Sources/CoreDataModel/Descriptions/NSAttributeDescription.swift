@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 
 /// A stored or transient value of an entity: its type, default, constraints and storage options.
 open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
@@ -44,13 +45,34 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         super.init(name: name)
     }
 
+    /// An attribute with no name and an undefined type yet, as Apple's `init()`.
+    public convenience init() { self.init(name: "", type: .undefinedAttributeType) }
+
+    /// An independent copy that belongs to no entity (Apple's `NSCopying`).
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSAttributeDescription(name: name, type: attributeType)
+        copyAttributeSettings(into: copy)
+        return copy
+    }
+
     open override var description: String { "NSAttributeDescription(\(name): \(attributeType.xcodeName))" }
 }
 
 /// An attribute whose value the store derives from other values with an expression (`pages.@count`, `now()`).
 open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
-    /// The derivation expression, as its canonical `predicateFormat` (`count:(pages)` for `pages.@count`).
+    /// The derivation expression, as its canonical `predicateFormat` (`count:(pages)` for `pages.@count`); empty
+    /// while no expression is set.
     public var derivationExpressionFormat: String
+    /// The derivation expression (Apple's `derivationExpression`): a key path (`pages.@count`) or a function
+    /// (`now()`, `lowercase:(name)`) of the entity's values; nil until one is set. Kept as its canonical format,
+    /// which the version hash and model files record.
+    public var derivationExpression: Predicates.NSExpression? {
+        get {
+            guard !derivationExpressionFormat.isEmpty else { return nil }
+            return try? Predicates.NSExpression(parsing: derivationExpressionFormat)
+        }
+        set { derivationExpressionFormat = newValue?.predicateFormat ?? "" }
+    }
     /// An optional predicate restricting which related objects take part, as its `predicateFormat`.
     public var filteringPredicateFormat: String?
 
@@ -58,5 +80,17 @@ open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sen
         self.derivationExpressionFormat = derivationExpressionFormat
         super.init(name: name, type: type)
         isReadOnly = true
+    }
+
+    /// A derived attribute with no name, an undefined type and no derivation expression yet: set `name`,
+    /// `attributeType` and `derivationExpression`, as Apple's documentation does.
+    public convenience init() { self.init(name: "", type: .undefinedAttributeType, derivationExpressionFormat: "") }
+
+    /// An independent copy that belongs to no entity (Apple's `NSCopying`).
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSDerivedAttributeDescription(name: name, type: attributeType, derivationExpressionFormat: derivationExpressionFormat)
+        copyAttributeSettings(into: copy)
+        copy.filteringPredicateFormat = filteringPredicateFormat
+        return copy
     }
 }

@@ -105,8 +105,10 @@ open class NSEntityDescription: @unchecked Sendable, CustomStringConvertible {
         get { constraintElements.map { $0.map(\.propertyName) } }
         set { constraintElements = newValue.map { $0.map(UniquenessConstraintElement.name) } }
     }
-    /// Fetch indexes (Xcode's `fetchIndex` elements).
-    public var indexes: [NSFetchIndexDescription] = []
+    /// Fetch indexes (Xcode's `fetchIndex` elements). Setting them makes this entity their `entity`.
+    public var indexes: [NSFetchIndexDescription] = [] {
+        didSet { for index in indexes { index.entity = self } }
+    }
     /// Legacy compound indexes (Xcode 7–8 `compoundIndexes`): each is a list of property names.
     public var compoundIndexes: [[String]] = []
     /// The model that owns this entity. Implicitly unwrapped, so Apple's `entity.managedObjectModel.entities`

@@ -1,64 +1,55 @@
-/// A fetch index of an entity: a named, ordered list of elements the store indexes together.
-public struct NSFetchIndexDescription: Sendable, Hashable {
-    public var name: String
-    public var elements: [NSFetchIndexElementDescription]
-    /// A predicate restricting the index to some rows (a partial index), as written in the model.
-    public var partialIndexPredicateFormat: String?
+import Predicates
 
-    public init(name: String, elements: [NSFetchIndexElementDescription], partialIndexPredicateFormat: String? = nil) {
+/// A fetch index of an entity: a named, ordered list of elements the store indexes together, optionally restricted
+/// to the rows a predicate selects (a partial index).
+///
+/// A class, as Apple's: build one with `init(name:elements:)`, set `name`, `elements` and `partialIndexPredicate`,
+/// and give it to an entity's `indexes`, which makes the entity its `entity`. Like the other descriptions it may
+/// change only while the model is being built, hence `@unchecked Sendable`.
+open class NSFetchIndexDescription: @unchecked Sendable, Hashable, CustomStringConvertible {
+    public var name: String
+    /// The indexed properties or expressions, in index order. Setting them makes this index their `indexDescription`.
+    public var elements: [NSFetchIndexElementDescription] {
+        didSet { adoptElements() }
+    }
+    /// The predicate restricting the index to some rows (a partial index); nil indexes every row.
+    public var partialIndexPredicate: Predicates.NSPredicate?
+    /// The entity whose `indexes` hold this index; nil before it is given to one (a weak back reference, as the
+    /// entity owns its indexes).
+    public internal(set) var entity: NSEntityDescription? {
+        get { entityReference.entity }
+        set { entityReference = WeakEntityReference(newValue) }
+    }
+    private var entityReference = WeakEntityReference(nil)
+
+    /// An index named `name` on `elements` (none for nil), as Apple's initialiser; `partialIndexPredicate` may be
+    /// given here or set later.
+    public init(name: String, elements: [NSFetchIndexElementDescription]?, partialIndexPredicate: Predicates.NSPredicate? = nil) {
         self.name = name
-        self.elements = elements
-        self.partialIndexPredicateFormat = partialIndexPredicateFormat
-    }
-}
-
-/// One element of a fetch index: a property (or an expression), its index kind and its direction.
-public struct NSFetchIndexElementDescription: Sendable, Hashable {
-    public enum CollationType: String, Sendable, Hashable {
-        case binary = "Binary"
-        case rTree = "RTree"
+        self.elements = elements ?? []
+        self.partialIndexPredicate = partialIndexPredicate
+        adoptElements()
     }
 
-    /// The indexed property's name; nil when the element is an expression.
-    public var propertyName: String?
-    /// The indexed expression, as written in the model, when the element is not a plain property.
-    public var expressionFormat: String?
-    public var collationType: CollationType
-    public var isAscending: Bool
+    /// The partial index predicate's canonical format string, nil for a full index.
+    public var partialIndexPredicateFormat: String? { partialIndexPredicate?.predicateFormat }
 
-    public init(propertyName: String?, expressionFormat: String? = nil, collationType: CollationType = .binary,
-                isAscending: Bool = true) {
-        self.propertyName = propertyName
-        self.expressionFormat = expressionFormat
-        self.collationType = collationType
-        self.isAscending = isAscending
-    }
-}
-
-/// A fetch request stored in a model (Xcode's model-level `fetchRequest`), kept as data.
-public struct FetchRequestTemplate: Sendable, Hashable {
-    public var name: String
-    public var entityName: String
-    public var predicateFormat: String?
-    public var fetchLimit: Int?
-
-    public init(name: String, entityName: String, predicateFormat: String?, fetchLimit: Int? = nil) {
-        self.name = name
-        self.entityName = entityName
-        self.predicateFormat = predicateFormat
-        self.fetchLimit = fetchLimit
-    }
-}
-
-/// An iOS 17 composite attribute type: a named group of attributes stored together.
-public struct CompositeDescription: Sendable, Hashable {
-    public struct Element: Sendable, Hashable {
-        public var name: String
-        public var attributeType: NSAttributeType
-        public var isOptional: Bool
-        public var compositeName: String?
+    private func adoptElements() {
+        for element in elements { element.indexDescription = self }
     }
 
-    public var name: String
-    public var elements: [Element]
+    /// Equal when name, elements and partial predicate are equal: two descriptions of the same index.
+    public static func == (lhs: NSFetchIndexDescription, rhs: NSFetchIndexDescription) -> Bool {
+        lhs === rhs || (lhs.name == rhs.name && lhs.elements == rhs.elements && lhs.partialIndexPredicate == rhs.partialIndexPredicate)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(elements)
+    }
+
+    open var description: String {
+        "NSFetchIndexDescription(\(name): \(elements.map(\.description).joined(separator: ", "))"
+            + (partialIndexPredicate.map { " where \($0.predicateFormat)" } ?? "") + ")"
+    }
 }

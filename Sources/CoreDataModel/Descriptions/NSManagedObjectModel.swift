@@ -29,7 +29,7 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
         }
     }
     /// The identifiers in the order the model file or store metadata gave them.
-    private var orderedVersionIdentifiers: [AnyHashable] = []
+    var orderedVersionIdentifiers: [AnyHashable] = []
     /// The version identifiers as model files and store metadata record them (see `versionIdentifiers`), in the
     /// order the model file gave them.
     package var versionIdentifierStrings: [String] {
@@ -47,6 +47,9 @@ open class NSManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     public var compositesByName: [String: CompositeDescription] = [:]
     /// Where the model was read from, for messages.
     public var sourceDescription: String?
+    /// The localized names of the model's entities, properties and error messages (Apple's
+    /// `localizationDictionary`, keys such as `Entity/Person` and `Property/name/Entity/Person`); nil until set.
+    public var localizationDictionary: [String: String]?
 
     public init(entities: [NSEntityDescription] = []) {
         self.entities = entities

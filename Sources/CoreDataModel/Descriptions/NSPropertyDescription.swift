@@ -42,36 +42,26 @@ open class NSPropertyDescription: @unchecked Sendable, CustomStringConvertible {
     /// The name this property had in the previous model version (Xcode's "Renaming ID", `elementID`).
     public var renamingIdentifier: String?
     /// Validation rules: each predicate must hold for a value to be valid; the warning is reported when it fails.
+    /// Apple's `validationPredicates` and `validationWarnings` read them (see `NSPropertyDescription+Validation`).
     public var validationRules: [ValidationRule] = []
 
     public init(name: String) {
         self.name = name
     }
 
-    /// The validation predicates' format strings, in order (Apple's `validationPredicates`).
+    /// The validation predicates' format strings, in order.
     public var validationPredicateFormats: [String] { validationRules.map(\.predicateFormat) }
-    /// The validation warnings, in the same order (Apple's `validationWarnings`).
-    public var validationWarnings: [ValidationWarning] { validationRules.map(\.warning) }
 
     /// The SHA-256 version hash Core Data computes for this property (see `VersionHashing`).
     public var versionHash: Data { Data(VersionHashing.hash(of: self)) }
 
-    open var description: String { "\(type(of: self))(\(name))" }
-}
-
-/// One validation predicate and the warning reported when a value fails it.
-public struct ValidationRule: Sendable, Hashable {
-    public var predicateFormat: String
-    public var warning: ValidationWarning
-
-    public init(predicateFormat: String, warning: ValidationWarning) {
-        self.predicateFormat = predicateFormat
-        self.warning = warning
+    /// An independent copy that belongs to no entity (Apple's `NSCopying`; `copy()` calls it): the same settings
+    /// and validation predicates, which a subclass's override extends with its own.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSPropertyDescription(name: name)
+        copyPropertySettings(into: copy)
+        return copy
     }
-}
 
-/// What a failed validation predicate reports: one of Core Data's validation error codes, or a custom message.
-public enum ValidationWarning: Sendable, Hashable {
-    case errorCode(Int)
-    case message(String)
+    open var description: String { "\(type(of: self))(\(name))" }
 }

@@ -38,6 +38,22 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
     /// A to-many relationship has a maximum count other than 1.
     public var isToMany: Bool { maxCount != 1 }
 
+    /// An independent copy that belongs to no entity (Apple's `NSCopying`): same destination and inverse (by
+    /// reference and by name, so a model the copy joins links it anew), counts, rule and order.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSRelationshipDescription(name: name, destinationEntityName: destinationEntityName)
+        copyPropertySettings(into: copy)
+        copy.destinationReference = destinationReference
+        copy.inverseRelationship = inverseRelationship
+        copy.inverseRelationshipName = inverseRelationshipName
+        copy.inverseEntityName = inverseEntityName
+        copy.minCount = minCount
+        copy.maxCount = maxCount
+        copy.deleteRule = deleteRule
+        copy.isOrdered = isOrdered
+        return copy
+    }
+
     open override var description: String {
         "NSRelationshipDescription(\(name) -> \(destinationEntityName)\(isToMany ? " to-many" : ""))"
     }
@@ -54,5 +70,15 @@ open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Senda
 
     public override init(name: String) {
         super.init(name: name)
+    }
+
+    /// An independent copy that belongs to no entity (Apple's `NSCopying`).
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSFetchedPropertyDescription(name: name)
+        copyPropertySettings(into: copy)
+        copy.fetchEntityName = fetchEntityName
+        copy.predicateFormat = predicateFormat
+        copy.sortDescriptors = sortDescriptors
+        return copy
     }
 }

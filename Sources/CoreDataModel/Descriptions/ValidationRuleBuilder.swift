@@ -21,7 +21,7 @@ package enum ValidationRuleBuilder {
     }
 
     package static func rules(for attribute: NSAttributeDescription) -> Result<[ValidationRule], InvalidBound> {
-        var rules: [ValidationRule] = []
+        var rules: [Rule] = []
         let minimum = attribute.minimumValueString, maximum = attribute.maximumValueString
         switch attribute.attributeType {
         case .stringAttributeType, .binaryDataAttributeType:
@@ -61,8 +61,26 @@ package enum ValidationRuleBuilder {
             rules.append(.init(predicateFormat: "SELF MATCHES \(quoted(pattern))",
                                warning: .errorCode(Code.stringPatternMismatch)))
         }
-        return .success(rules)
+        var built: [ValidationRule] = []
+        for rule in rules {
+            do {
+                built.append(try ValidationRule(predicateFormat: rule.predicateFormat, warning: rule.warning))
+            } catch {
+                return .failure(InvalidBound(description: "the validation predicate \(rule.predicateFormat) does not parse: \(error)"))
+            }
+        }
+        return .success(built)
     }
+
+    /// A rule as its format string, before it is parsed.
+    private struct Rule {
+        var predicateFormat: String
+        var warning: ValidationWarning
+    }
+
+    /// The error codes of the predicates `rules(for:)` writes.
+    private static let boundCodes: Set<Int> = [Code.numberTooLarge, Code.numberTooSmall, Code.dateTooLate, Code.dateTooSoon,
+                                               Code.stringTooLong, Code.stringTooShort, Code.stringPatternMismatch]
 
     private static func bound(_ what: String, _ text: String) -> InvalidBound {
         InvalidBound(description: "the \(what) \"\(text)\" is not a number")
@@ -80,11 +98,13 @@ package enum ValidationRuleBuilder {
 
 extension ValidationRuleBuilder {
     /// The minimum, maximum and pattern that validation predicates of the forms `rules(for:)` writes express,
-    /// so a model read back from a compiled archive validates as the Xcode model did.
+    /// so a model read back from a compiled archive validates as the Xcode model did. Only a predicate whose
+    /// warning is its bound's error code is one: the same predicate with a message of its own was set in code, and
+    /// stays a predicate reported with that message.
     package static func applyBounds(from rules: [ValidationRule], to attribute: NSAttributeDescription) {
         for rule in rules {
-            guard let predicate = try? NSPredicate(parsing: rule.predicateFormat),
-                  case .comparison(let comparison) = predicate.predicateNode else { continue }
+            guard case .errorCode(let code) = rule.warning, boundCodes.contains(code),
+                  case .comparison(let comparison) = rule.predicate.predicateNode else { continue }
             let isLength = comparison.left == .keyPath("length")
             guard isLength || comparison.left == .evaluatedObject else { continue }
             let bound: String?

@@ -102,7 +102,8 @@ private struct ModelArchiveDecoder {
                 model.fetchRequestTemplatesByName[name] = FetchRequestTemplate(
                     name: name, entityName: try fetchRequestEntityName(request) ?? "",
                     predicateFormat: try request.object(forKey: "NSPredicate").map(ArchivedPredicateDecoding.predicateFormat),
-                    fetchLimit: try request.integer(forKey: "NSFetchLimit").map { Int($0) })
+                    fetchLimit: try request.integer(forKey: "NSFetchLimit").map { Int($0) },
+                    sortDescriptors: try sortDescriptors(of: request))
             }
         }
         // Composite types are not listed by the model: each composite attribute (and element) holds its type's elements.
@@ -172,8 +173,8 @@ private struct ModelArchiveDecoder {
         return NSFetchIndexDescription(
             name: try archived.string(forKey: "NSIndexName") ?? "",
             elements: elements,
-            partialIndexPredicateFormat: try archived.object(forKey: "NSPartialIndexPredicate")
-                .map(ArchivedPredicateDecoding.predicateFormat))
+            partialIndexPredicate: try archived.object(forKey: "NSPartialIndexPredicate")
+                .map { Predicates.NSPredicate.predicate(for: try ArchivedPredicateDecoding.predicate($0, depth: 0)) })
     }
 
     // MARK: Properties
@@ -301,7 +302,8 @@ private struct ModelArchiveDecoder {
                 warning = object.isKind(of: "NSString") ? .message(try object.stringValue()) : .message(object.className)
             default: warning = .errorCode(ValidationRuleBuilder.Code.validation)
             }
-            return ValidationRule(predicateFormat: try ArchivedPredicateDecoding.predicateFormat(predicate), warning: warning)
+            let node = try ArchivedPredicateDecoding.predicate(predicate, depth: 0)
+            return ValidationRule(predicate: Predicates.NSPredicate.predicate(for: node), warning: warning)
         }
     }
 

@@ -184,7 +184,7 @@ package struct XcdatamodelReader {
         let name = try required("name", of: element)
         let elements = try element.children(named: "fetchIndexElement").map { item throws(ModelError) -> NSFetchIndexElementDescription in
             let typeName = item["type"] ?? "Binary"
-            guard let collation = NSFetchIndexElementDescription.CollationType(rawValue: typeName) else {
+            guard let collation = NSFetchIndexElementType(xcodeName: typeName) else {
                 throw error(at: item, "unknown fetch index type \"\(typeName)\"")
             }
             guard item["property"] != nil || item["expression"] != nil else {
@@ -194,8 +194,15 @@ package struct XcdatamodelReader {
                 propertyName: item["property"], expressionFormat: item["expression"], collationType: collation,
                 isAscending: item["order"] != "descending")
         }
-        return NSFetchIndexDescription(name: name, elements: elements,
-                                       partialIndexPredicateFormat: element["partialIndexExpression"])
+        var partial: Predicates.NSPredicate?
+        if let format = element["partialIndexExpression"] {
+            do {
+                partial = try Predicates.NSPredicate(parsing: format)
+            } catch {
+                throw self.error(at: element, "fetch index \(name) has an invalid partial index predicate \"\(format)\": \(error)")
+            }
+        }
+        return NSFetchIndexDescription(name: name, elements: elements, partialIndexPredicate: partial)
     }
 
     private func readFetchRequest(_ element: XMLElementNode) throws(ModelError) -> FetchRequestTemplate {

@@ -1,5 +1,6 @@
 import CoreDataModel
 import Foundation
+import Predicates
 
 extension NSManagedObject {
     /// Deny delete rules: a deleted object may not leave destinations behind through a Deny relationship.
@@ -74,11 +75,52 @@ extension NSManagedObject {
         default:
             break
         }
+        errors += validatePredicates(of: attribute, value: value.objectValue)
         for index in errors.indices { errors[index].validationValue = value.objectValue }
         return errors
     }
 
+    /// Evaluates the validation predicates of `property` with `value` as `SELF`, as Apple's validation does, and
+    /// reports each that fails with its warning: the warning's code (Xcode writes bounds that way) or
+    /// `NSManagedObjectValidationError` with the warning as the message. Predicates that express the attribute's
+    /// minimum, maximum or pattern are checked by the bounds above, with their messages, and skipped here.
+    private func validatePredicates(of property: NSPropertyDescription, value: Any) -> [CoreDataError] {
+        guard !property.validationRules.isEmpty else { return [] }
+        let attribute = property as? NSAttributeDescription
+        var errors: [CoreDataError] = []
+        for rule in property.validationRules {
+            if case .errorCode(let code) = rule.warning, let attribute, attribute.checksBound(withErrorCode: code) { continue }
+            let failure: String
+            do {
+                if try rule.predicate.evaluateOrThrow(with: value) { continue }
+                failure = "does not satisfy the validation predicate \(rule.predicateFormat)"
+            } catch {
+                failure = "cannot be checked against the validation predicate \(rule.predicateFormat): \(error.reason)"
+            }
+            var error: CoreDataError
+            switch rule.warning {
+            case .errorCode(let code):
+                error = validationError(CoreDataError.Code(rawValue: code), property.name, failure)
+            case .message(let text):
+                error = validationError(.managedObjectValidation, property.name, failure)
+                // Apple's error describes itself with the warning.
+                error.message = text
+            }
+            error.validationPredicate = rule.predicate
+            errors.append(error)
+        }
+        return errors
+    }
+
     private func validate(_ relationship: NSRelationshipDescription) -> [CoreDataError] {
+        let errors = validateCounts(of: relationship)
+        guard errors.isEmpty, !relationship.validationRules.isEmpty, let value = value(forKey: relationship.name) else { return errors }
+        var failures = validatePredicates(of: relationship, value: value)
+        for index in failures.indices { failures[index].validationValue = value }
+        return failures
+    }
+
+    private func validateCounts(of relationship: NSRelationshipDescription) -> [CoreDataError] {
         if !relationship.isToMany {
             return objectIDForToOne(relationship.name) == nil && !relationship.isOptional
                 ? [validationError(.validationMissingMandatoryProperty, relationship.name, "is required")] : []
@@ -125,9 +167,13 @@ extension NSManagedObject {
                 throw failure
             }
             errors = validate(attribute, value: stored.attributeValue)
-        } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
-            if value == nil || value is NSNull, !relationship.isOptional {
-                errors = [validationError(.validationMissingMandatoryProperty, key, "is required")]
+        } else if let relationship = property as? NSRelationshipDescription {
+            if value == nil || value is NSNull {
+                if !relationship.isToMany && !relationship.isOptional {
+                    errors = [validationError(.validationMissingMandatoryProperty, key, "is required")]
+                }
+            } else if let value {
+                errors = validatePredicates(of: relationship, value: value)
             }
         }
         for index in errors.indices { errors[index].validationValue = value }
@@ -161,12 +207,37 @@ extension NSAttributeDescription {
     /// without them accepts every value of its type, so saving skips reading it (most attributes of most models).
     var hasValidationConstraints: Bool {
         !isOptional || minimumValueString != nil || maximumValueString != nil || !(regularExpressionString ?? "").isEmpty
+            || !validationRules.isEmpty
+    }
+
+    /// Whether `validate(_:value:)` checks a bound (minimum, maximum, pattern) of this attribute that reports
+    /// `code`: a validation predicate with that code expresses the same bound (Xcode writes them so) and is not
+    /// evaluated a second time.
+    func checksBound(withErrorCode code: Int) -> Bool {
+        let numeric: Bool
+        switch attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .decimalAttributeType,
+             .doubleAttributeType, .floatAttributeType: numeric = true
+        default: numeric = false
+        }
+        let sized = attributeType == .stringAttributeType || attributeType == .binaryDataAttributeType
+        let dated = attributeType == .dateAttributeType
+        switch code {
+        case NSValidationStringTooShortError: return sized && minimumValueString != nil
+        case NSValidationStringTooLongError: return sized && maximumValueString != nil
+        case NSValidationNumberTooSmallError: return numeric && minimumValueString != nil
+        case NSValidationNumberTooLargeError: return numeric && maximumValueString != nil
+        case NSValidationDateTooSoonError: return dated && minimumValueString != nil
+        case NSValidationDateTooLateError: return dated && maximumValueString != nil
+        case NSValidationStringPatternMatchingError: return attributeType == .stringAttributeType && !(regularExpressionString ?? "").isEmpty
+        default: return false
+        }
     }
 }
 
 extension NSRelationshipDescription {
     /// Whether any destination count could fail validation: a mandatory relationship or bounds on a to-many's count.
     var hasValidationConstraints: Bool {
-        !isOptional || (isToMany && (minCount > 0 || maxCount > 0))
+        !isOptional || (isToMany && (minCount > 0 || maxCount > 0)) || !validationRules.isEmpty
     }
 }

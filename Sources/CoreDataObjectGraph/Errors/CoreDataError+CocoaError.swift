@@ -73,8 +73,9 @@ extension CoreDataError: CustomNSError {
     public var errorCode: Int { code.rawValue }
 
     /// `NSLocalizedDescriptionKey` (the message), `NSUnderlyingErrorKey`, and where they apply
-    /// `NSDetailedErrorsKey`, `NSValidationObjectErrorKey`, `NSValidationKeyErrorKey`, `NSValidationValueErrorKey`
-    /// and `NSAffectedObjectsErrorKey`; a merge error's conflicts under `"conflictList"`, as Apple's.
+    /// `NSDetailedErrorsKey`, `NSValidationObjectErrorKey`, `NSValidationKeyErrorKey`, `NSValidationValueErrorKey`,
+    /// `NSValidationPredicateErrorKey` and `NSAffectedObjectsErrorKey`; a merge error's conflicts under `"conflictList"`,
+    /// as Apple's.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError as NSError }
@@ -82,6 +83,7 @@ extension CoreDataError: CustomNSError {
         if let validationKey { info[NSValidationKeyErrorKey] = validationKey }
         if let validationObject { info[NSValidationObjectErrorKey] = validationObject }
         if let validationValue { info[NSValidationValueErrorKey] = validationValue }
+        if let validationPredicate { info[NSValidationPredicateErrorKey] = validationPredicate }
         if !affectedObjects.isEmpty {
             info[NSAffectedObjectsErrorKey] = affectedObjects
         } else if !affectedObjectIDs.isEmpty {

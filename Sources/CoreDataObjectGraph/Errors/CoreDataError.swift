@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 
 /// The one public error of the object graph, with Apple's codes (`CoreDataErrors.h`) and a message that names
 /// what was wrong and where. Lower layers' precise errors (`SQLiteError`, `StoreFormatError`, `ModelError`,
@@ -67,6 +68,8 @@ public struct CoreDataError: Error, CustomStringConvertible, @unchecked Sendable
     public var validationObject: NSManagedObject?
     /// The value that failed validation (`NSValidationValueErrorKey`), as `value(forKey:)` reads it.
     public var validationValue: Any?
+    /// The validation predicate the value failed (`NSValidationPredicateErrorKey`).
+    public var validationPredicate: Predicates.NSPredicate?
     /// The objects the error concerns (`NSAffectedObjectsErrorKey`), when the context knows them.
     public var affectedObjects: [NSManagedObject] = []
     /// The conflicts a merge error reports (`"conflictList"`): ``NSMergeConflict``s for `managedObjectMerge`,
