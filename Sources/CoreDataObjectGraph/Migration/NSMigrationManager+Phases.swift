@@ -217,22 +217,24 @@ extension NSMigrationManager {
         return try fetchRequestForSourceEntityNamed(entityName, predicateString: "TRUEPREDICATE")
     }
 
-    /// The request of a generated source expression, `FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:
-    /// predicateString:", …), $manager.sourceContext, NO)`: the `FUNCTION` part is evaluated with `$manager` bound.
-    private func sourceRequest(_ expression: String, of entityMapping: NSEntityMapping) throws -> NSFetchRequest<NSManagedObject> {
-        let trimmed = expression.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.hasPrefix("FETCH("), let contextArgument = trimmed.range(of: ", $manager.sourceContext", options: .backwards) else {
-            throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression) is not a "
+    /// The request of a source expression such as Xcode generates, `FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:
+    /// predicateString:", …), $manager.sourceContext, NO)`: its request expression is evaluated with `$manager` bound,
+    /// and the migration runs the request in batches itself.
+    private func sourceRequest(_ expression: Predicates.NSExpression, of entityMapping: NSEntityMapping) throws -> NSFetchRequest<NSManagedObject> {
+        guard case .fetch(let requestExpression, let context, countOnly: false) = expression.expressionNode,
+              case .keyPathOnExpression(.variable(NSMigrationManagerKey), "sourceContext") = context else {
+            throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression.predicateFormat) is not a "
                                     + "FETCH(…, $manager.sourceContext, NO) of the source context")
         }
-        let inner = String(trimmed[trimmed.index(trimmed.startIndex, offsetBy: 6)..<contextArgument.lowerBound])
+        let value: ConstantValue
         do {
-            let parsed = try Predicates.NSExpression(parsing: inner)
-            let value = try PredicateEvaluator(evaluatedObject: nil, variables: [NSMigrationManagerKey: self]).value(of: parsed.expressionNode)
-            if let request = value.anyValue as? NSFetchRequest<NSManagedObject> { return request }
+            value = try PredicateEvaluator(evaluatedObject: nil, variables: [NSMigrationManagerKey: self]).value(of: requestExpression)
         } catch {
-            throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression): \(error)", underlyingError: error)
+            throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression.predicateFormat): \(error)",
+                                underlyingError: error)
         }
-        throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression) gives no fetch request")
+        if let request = value.anyValue as? NSFetchRequest<NSManagedObject> { return request }
+        throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression.predicateFormat) gives "
+                                + "\(value.predicateFormat), not a fetch request")
     }
 }
