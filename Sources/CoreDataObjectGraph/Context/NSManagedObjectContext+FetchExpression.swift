@@ -2,9 +2,6 @@ import CoreDataModel
 import Foundation
 import Predicates
 
-/// Core Data's `NSFetchRequestExpressionType` (50): the type of a `FETCH(request, context, countOnly)` expression.
-public let NSFetchRequestExpressionType = Predicates.ExpressionType.fetchRequest
-
 extension NSManagedObjectContext: ExpressionFetchContext {
     /// Runs the request of a `FETCH(request, context, countOnly)` expression in this context, as Apple's
     /// `NSFetchRequestExpression` does: the objects found, or their number when `countOnly`.

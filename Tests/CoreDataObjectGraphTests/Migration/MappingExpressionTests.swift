@@ -121,6 +121,16 @@ struct MappingExpressionTests {
         // A plain `$source.<key>` is what SQL migration can copy; anything else is not.
         #expect(people.attributeMappings?[0].sourcePropertyName == "name")
         #expect(people.attributeMappings?[1].sourcePropertyName == nil)
+        // So a transform mapping of such copies runs as SQL, and this one (custom, with FUNCTION and FETCH values) does not.
+        let copies = NSEntityMapping()
+        copies.name = "PersonToPerson"
+        copies.mappingType = .transformEntityMappingType
+        copies.sourceEntityName = "Person"
+        copies.destinationEntityName = "Person"
+        copies.sourceExpression = fetch("Person")
+        copies.attributeMappings = [property("name", NSExpression(format: "$source.name"))]
+        #expect(NSMigrationManager.runsAsSQL(NSMappingModel(entityMappings: [copies])))
+        #expect(!NSMigrationManager.runsAsSQL(mapping))
     }
 
     @Test func aMappingOfExpressionsMigratesObjectByObject() throws {
@@ -130,6 +140,32 @@ struct MappingExpressionTests {
         try NSMigrationManager(sourceModel: v1, destinationModel: v2).migrateStore(
             from: source, sourceType: NSSQLiteStoreType, with: mappingModel(), toDestinationURL: destination, destinationType: NSSQLiteStoreType)
         #expect(try people(destination, v2) == ["Ada 3 A-1,A-2", "Brendan 3 "])
+    }
+
+    /// A source expression built from its parts, as `NSFetchRequestExpression.expression(forFetch:context:countOnly:)` does,
+    /// with a predicate that selects the cars to migrate.
+    @Test func aSourceExpressionBuiltFromItsPartsSelectsTheSourceInstances() throws {
+        let (v1, v2) = try models()
+        let source = try makeSource(v1)
+        let destination = source.deletingLastPathComponent().appendingPathComponent("Destination.sqlite")
+        let request = NSExpression(forFunction: NSExpression(forVariable: "manager"), selectorName: "fetchRequestForSourceEntityNamed:predicateString:",
+                                   arguments: [NSExpression(forConstantValue: "Car"), NSExpression(forConstantValue: "plate BEGINSWITH 'A'")])
+        let fetch = NSFetchRequestExpression.expression(forFetch: request, context: NSExpression(format: "$manager.sourceContext"), countOnly: false)
+        let parts = try #require(fetch as? NSFetchRequestExpression)
+        #expect(!parts.isCountOnlyRequest)
+        #expect(parts.requestExpression.function == "fetchRequestForSourceEntityNamed:predicateString:")
+        #expect(parts.contextExpression.predicateFormat == "$manager.sourceContext")
+        #expect(fetch.expressionType == NSFetchRequestExpressionType)
+        let mapping = mappingModel()
+        mapping.entityMappings[1].sourceExpression = fetch
+        try NSMigrationManager(sourceModel: v1, destinationModel: v2).migrateStore(
+            from: source, sourceType: NSSQLiteStoreType, with: mapping, toDestinationURL: destination, destinationType: NSSQLiteStoreType)
+        #expect(try people(destination, v2) == ["Ada 3 A-1,A-2", "Brendan 3 "])
+        let context = try Support.open(destination, model: v2, options: [:])
+        let plates = try context.performAndWait {
+            try Support.fetch("Car", in: context, sortedBy: "plate").compactMap { $0.value(forKey: "plate") as? String }
+        }
+        #expect(plates == ["A-1", "A-2"])
     }
 
     @Test func inferredMappingsCarryExpressions() throws {
