@@ -236,6 +236,12 @@ func probeMigration(_ source: NSManagedObjectModel, _ destination: NSManagedObje
     mapping.sourceExpression = NSExpression(format: "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , "
                                                 + "\"Person\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)")
     let fetchType: NSExpression.ExpressionType = NSFetchRequestExpressionType
+    let fetchExpression: NSExpression = NSFetchRequestExpression.expression(
+        forFetch: NSExpression(forConstantValue: nil), context: NSExpression(forVariable: "context"), countOnly: true)
+    if let parts = fetchExpression as? NSFetchRequestExpression {
+        let pieces: (NSExpression, NSExpression, Bool) = (parts.requestExpression, parts.contextExpression, parts.isCountOnlyRequest)
+        _ = pieces
+    }
     _ = fetchType
     let subclassed: NSMigrationManager = ProbeMigrationManager(sourceModel: source, destinationModel: destination)
     _ = subclassed
