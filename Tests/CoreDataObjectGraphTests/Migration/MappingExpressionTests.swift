@@ -179,8 +179,28 @@ struct MappingExpressionTests {
         #expect(people.propertyMappingsByName["cars"]?.valueExpression?.predicateFormat == "$source.cars")
     }
 
-    /// A source expression that is no `FETCH` of the source context is refused by name, with nothing left behind.
-    @Test func aSourceExpressionThatIsNoFetchIsRefused() throws {
+    /// A source expression may be any expression that gives a collection of source objects, as Apple's documentation
+    /// says: here the cars of a `FETCH` whose plate starts with A, by a `SUBQUERY`.
+    @Test func aSourceExpressionMayBeAnyCollectionOfSourceObjects() throws {
+        let (v1, v2) = try models()
+        let source = try makeSource(v1)
+        let destination = source.deletingLastPathComponent().appendingPathComponent("Destination.sqlite")
+        let mapping = mappingModel()
+        mapping.entityMappings[1].sourceExpression = NSExpression(format: "SUBQUERY(\(fetch("Car").predicateFormat), $car, $car.plate BEGINSWITH 'A')")
+        let manager = NSMigrationManager(sourceModel: v1, destinationModel: v2)
+        manager.objectBatchSize = 1
+        try manager.migrateStore(from: source, sourceType: NSSQLiteStoreType, with: mapping, toDestinationURL: destination,
+                                 destinationType: NSSQLiteStoreType)
+        #expect(try people(destination, v2) == ["Ada 3 A-1,A-2", "Brendan 3 "])
+        let context = try Support.open(destination, model: v2, options: [:])
+        let plates = try context.performAndWait {
+            try Support.fetch("Car", in: context, sortedBy: "plate").compactMap { $0.value(forKey: "plate") as? String }
+        }
+        #expect(plates == ["A-1", "A-2"])
+    }
+
+    /// A source expression that gives no collection of source objects is refused by name, with nothing left behind.
+    @Test func aSourceExpressionThatGivesNoSourceObjectsIsRefused() throws {
         let (v1, v2) = try models()
         let source = try makeSource(v1)
         let destination = source.deletingLastPathComponent().appendingPathComponent("Destination.sqlite")
@@ -190,7 +210,8 @@ struct MappingExpressionTests {
             try NSMigrationManager(sourceModel: v1, destinationModel: v2).migrateStore(
                 from: source, sourceType: NSSQLiteStoreType, with: mapping, toDestinationURL: destination, destinationType: NSSQLiteStoreType)
         }
-        #expect(String(describing: error).contains("CarToCar: source expression $manager.sourceContext is not a FETCH"), "\(String(describing: error))")
+        #expect(String(describing: error).contains("CarToCar: source expression $manager.sourceContext gives"), "\(String(describing: error))")
+        #expect(String(describing: error).contains("not a collection of source objects"), "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
