@@ -33,10 +33,16 @@ public final class NSPropertyMapping: @unchecked Sendable, CustomStringConvertib
         self.valueExpression = valueExpression
     }
 
-    /// The source property a `$source.<key>` expression copies, or nil for any other expression.
+    /// The source property a `$source.<key>` expression copies (or a bare `<key>`, read from the source instance the
+    /// expression is evaluated on), or nil for any other expression.
     public var sourcePropertyName: String? {
-        guard case .keyPathOnExpression(.variable("source"), let key)? = valueExpression?.expressionNode,
-              !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        let key: String
+        switch valueExpression?.expressionNode {
+        case .keyPathOnExpression(.variable("source"), let path)?: key = path
+        case .keyPath(let path)?: key = path
+        default: return nil
+        }
+        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
         return key
     }
 

@@ -121,6 +121,8 @@ struct MappingExpressionTests {
         // A plain `$source.<key>` is what SQL migration can copy; anything else is not.
         #expect(people.attributeMappings?[0].sourcePropertyName == "name")
         #expect(people.attributeMappings?[1].sourcePropertyName == nil)
+        #expect(property("name", NSExpression(forKeyPath: "name")).sourcePropertyName == "name")
+        #expect(property("name", NSExpression(format: "$source.owner.name")).sourcePropertyName == nil)
         // So a transform mapping of such copies runs as SQL, and this one (custom, with FUNCTION and FETCH values) does not.
         let copies = NSEntityMapping()
         copies.name = "PersonToPerson"
@@ -166,6 +168,25 @@ struct MappingExpressionTests {
             try Support.fetch("Car", in: context, sortedBy: "plate").compactMap { $0.value(forKey: "plate") as? String }
         }
         #expect(plates == ["A-1", "A-2"])
+    }
+
+    /// Key paths read from the source instance (`NSExpression(forKeyPath:)`) are plain copies too, and run as SQL.
+    @Test func keyPathCopiesRunAsSQL() throws {
+        let (v1, v2) = try models()
+        let source = try makeSource(v1)
+        let destination = source.deletingLastPathComponent().appendingPathComponent("Destination.sqlite")
+        let persons = NSEntityMapping(name: "PersonToPerson", mappingType: .transformEntityMappingType, sourceEntityName: "Person",
+                                     destinationEntityName: "Person")
+        persons.attributeMappings = [property("name", NSExpression(forKeyPath: "name"))]
+        persons.relationshipMappings = [property("cars", NSExpression(forKeyPath: "cars"))]
+        let cars = NSEntityMapping(name: "CarToCar", mappingType: .transformEntityMappingType, sourceEntityName: "Car", destinationEntityName: "Car")
+        cars.attributeMappings = [property("plate", NSExpression(forKeyPath: "plate"))]
+        cars.relationshipMappings = [property("owner", NSExpression(forKeyPath: "owner"))]
+        let mapping = NSMappingModel(entityMappings: [persons, cars])
+        #expect(NSMigrationManager.runsAsSQL(mapping))
+        try NSMigrationManager(sourceModel: v1, destinationModel: v2).migrateStore(
+            from: source, sourceType: NSSQLiteStoreType, with: mapping, toDestinationURL: destination, destinationType: NSSQLiteStoreType)
+        #expect(try people(destination, v2) == ["- -1 A-1,A-2", "- -1 "])
     }
 
     @Test func inferredMappingsCarryExpressions() throws {
