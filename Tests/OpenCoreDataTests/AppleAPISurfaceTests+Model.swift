@@ -168,6 +168,27 @@ private final class ProbePolicy: NSEntityMigrationPolicy {
     override func end(_ mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
 }
 
+private final class ProbeMigrationManager: NSMigrationManager, @unchecked Sendable {
+    override func migrateStore(from sourceURL: URL, sourceType: String, options sOptions: [AnyHashable: Any]? = nil,
+                               with mapping: NSMappingModel?, toDestinationURL dURL: URL, destinationType dType: String,
+                               destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
+        try super.migrateStore(from: sourceURL, sourceType: sourceType, options: sOptions, with: mapping, toDestinationURL: dURL,
+                               destinationType: dType, destinationOptions: dOptions)
+    }
+    override func reset() { super.reset() }
+    override func cancelMigrationWithError(_ error: any Error) { super.cancelMigrationWithError(error) }
+    override func associate(sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
+                            for entityMapping: NSEntityMapping) {
+        super.associate(sourceInstance: sourceInstance, withDestinationInstance: destinationInstance, for: entityMapping)
+    }
+    override func destinationInstances(forEntityMappingName mappingName: String, sourceInstances: [NSManagedObject]?) -> [NSManagedObject] {
+        super.destinationInstances(forEntityMappingName: mappingName, sourceInstances: sourceInstances)
+    }
+    override func sourceInstances(forEntityMappingName mappingName: String, destinationInstances: [NSManagedObject]?) -> [NSManagedObject] {
+        super.sourceInstances(forEntityMappingName: mappingName, destinationInstances: destinationInstances)
+    }
+}
+
 func probeMigration(_ source: NSManagedObjectModel, _ destination: NSManagedObjectModel, _ url: URL,
                             _ object: NSManagedObject) throws {
     let found: NSMappingModel? = NSMappingModel(from: [Bundle.main], forSourceModel: source, destinationModel: destination)
@@ -198,6 +219,24 @@ func probeMigration(_ source: NSManagedObjectModel, _ destination: NSManagedObje
     property.name = keep(property.name)
     property.valueExpression = keep(property.valueExpression)
     property.userInfo = keep(property.userInfo)
+    let valueExpression: NSExpression? = property.valueExpression
+    let sourceExpression: NSExpression? = mapping.sourceExpression
+    _ = (valueExpression, sourceExpression)
+    property.valueExpression = NSExpression(format: "$source.title")
+    property.valueExpression = NSExpression(
+        format: "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"PersonToOwner\", $source.owner)")
+    mapping.sourceExpression = NSExpression(format: "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , "
+                                                + "\"Person\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)")
+    let fetchType: NSExpression.ExpressionType = NSFetchRequestExpressionType
+    let fetchExpression: NSExpression = NSFetchRequestExpression.expression(
+        forFetch: NSExpression(forConstantValue: nil), context: NSExpression(forVariable: "context"), countOnly: true)
+    if let parts = fetchExpression as? NSFetchRequestExpression {
+        let pieces: (NSExpression, NSExpression, Bool) = (parts.requestExpression, parts.contextExpression, parts.isCountOnlyRequest)
+        _ = pieces
+    }
+    _ = fetchType
+    let subclassed: NSMigrationManager = ProbeMigrationManager(sourceModel: source, destinationModel: destination)
+    _ = subclassed
 
     let manager = NSMigrationManager(sourceModel: source, destinationModel: destination)
     try manager.migrateStore(from: url, sourceType: NSSQLiteStoreType, options: nil, with: inferred,

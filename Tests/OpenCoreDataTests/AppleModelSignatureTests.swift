@@ -227,7 +227,7 @@ struct AppleModelSignatureTests {
         #expect(mapping.userInfo == nil)
         mapping.userInfo = ["batch": 500]
         #expect(mapping.userInfo?["batch"] as? Int == 500)
-        let property = NSPropertyMapping(name: "name", valueExpression: "$source.name")
+        let property = NSPropertyMapping(name: "name", valueExpression: NSExpression(format: "$source.name"))
         property.userInfo = ["note": "copied"]
         #expect(property.userInfo?["note"] as? String == "copied")
     }

@@ -92,6 +92,11 @@ enum PredicateArchiving {
             ])
         case .anyKey:
             return object("NSAnyKeyExpression", 15, [:])
+        case .fetch(let request, let context, let countOnly):
+            return object("NSFetchRequestExpression", 50, [
+                "NSFRExpression": try archive(request, into: &builder).uid, "NSMOCExpression": try archive(context, into: &builder).uid,
+                "NSCountOnlyFlag": .bool(countOnly),
+            ])
         case .index:
             throw Unsupported(description: "index expressions cannot be archived")
         }

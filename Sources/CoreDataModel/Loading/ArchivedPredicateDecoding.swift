@@ -70,6 +70,12 @@ package enum ArchivedPredicateDecoding {
             return .evaluatedObject
         case "NSAnyKeyExpression":
             return .anyKey
+        case "NSFetchRequestExpression":
+            guard let request = try object.object(forKey: "NSFRExpression"), let context = try object.object(forKey: "NSMOCExpression") else {
+                throw unsupported(object, "a fetch request expression without its request or context")
+            }
+            return .fetch(request: try expression(request, depth: depth + 1), context: try expression(context, depth: depth + 1),
+                          countOnly: try object.bool(forKey: "NSCountOnlyFlag") ?? false)
         case "NSVariableExpression":
             guard let name = try object.string(forKey: "NSVariable") else { throw unsupported(object, "a variable without a name") }
             return .variable(name)

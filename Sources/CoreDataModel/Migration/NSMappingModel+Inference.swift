@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 
 /// Lightweight migration: the mapping Core Data infers between two model versions, refusing what Apple's guide
 /// says it cannot infer.
@@ -39,7 +40,7 @@ extension NSMappingModel {
                                           sourceEntityName: source.entityName, destinationEntityName: destination.entityName)
             mapping.sourceEntityVersionHash = sourceHash
             mapping.destinationEntityVersionHash = destinationHash
-            mapping.sourceExpression = "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"\(source.entityName)\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)"
+            mapping.sourceExpression = NSEntityMapping.sourceFetchExpression(entityName: source.entityName)
             let properties = try inferProperties(of: destination, from: source, destinationModel: destinationModel, sourceModel: sourceModel)
             mapping.attributeMappings = properties.attributes
             mapping.relationshipMappings = properties.relationships
@@ -86,7 +87,7 @@ extension NSMappingModel {
                             + "Core Data does not infer a type change (migrate with a mapping model or a staged migration)",
                         entity: destination.entityName, property: attribute.name)
                 }
-                attributes.append(NSPropertyMapping(name: attribute.name, valueExpression: "$source.\(old.name)"))
+                attributes.append(NSPropertyMapping(name: attribute.name, valueExpression: .sourceCopy(of: old.name)))
             case (let attribute as NSAttributeDescription, nil):
                 attributes.append(NSPropertyMapping(name: attribute.name))
             case (let relationship as NSRelationshipDescription, let old as NSRelationshipDescription):
@@ -99,7 +100,7 @@ extension NSMappingModel {
                             + "\(old.destinationEntityName); Core Data does not infer that",
                         entity: destination.entityName, property: relationship.name)
                 }
-                relationships.append(NSPropertyMapping(name: relationship.name, valueExpression: "$source.\(old.name)"))
+                relationships.append(NSPropertyMapping(name: relationship.name, valueExpression: .sourceCopy(of: old.name)))
             case (let relationship as NSRelationshipDescription, nil):
                 relationships.append(NSPropertyMapping(name: relationship.name))
             case (let new, let old?):
@@ -112,5 +113,12 @@ extension NSMappingModel {
             }
         }
         return (attributes, relationships)
+    }
+}
+
+extension Predicates.NSExpression {
+    /// `$source.<key>`, built as a tree so that a key that is a reserved word (`size`, `first`) stays a key.
+    static func sourceCopy(of key: String) -> Predicates.NSExpression {
+        Predicates.NSExpression(expressionNode: .keyPathOnExpression(.variable("source"), key))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 
 /// How an entity mapping turns source instances into destination instances (Apple's `NSEntityMappingType`, with
 /// Apple's raw values).
@@ -16,29 +17,36 @@ public enum NSEntityMappingType: Int, Sendable {
 }
 
 /// How one destination property gets its value: `name` is the destination property, `valueExpression` the
-/// expression evaluated against the source instance (`$source.title`), nil when the property keeps its default.
+/// expression evaluated against the source instance (`NSExpression(format: "$source.title")`), nil when the property
+/// keeps its default.
 public final class NSPropertyMapping: @unchecked Sendable, CustomStringConvertible {
     public var name: String?
-    /// The value expression in Apple's expression syntax. OpenCoreData keeps the format string; the SQLite
-    /// migrator runs `$source.<key>` expressions (what inference produces) as SQL.
-    public var valueExpression: String?
+    /// The value expression, evaluated with `$source`, `$destination`, `$manager`, `$entityMapping`,
+    /// `$propertyMapping` and `$entityPolicy` bound. The SQLite migrator runs `$source.<key>` copies (what inference
+    /// produces) as SQL; anything else runs object by object.
+    public var valueExpression: Predicates.NSExpression?
     /// Anything the migration code wants to keep with the mapping (Apple's `[AnyHashable: Any]?`).
     public var userInfo: [AnyHashable: Any]?
 
-    public init(name: String? = nil, valueExpression: String? = nil) {
+    public init(name: String? = nil, valueExpression: Predicates.NSExpression? = nil) {
         self.name = name
         self.valueExpression = valueExpression
     }
 
-    /// The source property a `$source.<key>` expression copies, or nil for any other expression.
+    /// The source property a `$source.<key>` expression copies (or a bare `<key>`, read from the source instance the
+    /// expression is evaluated on), or nil for any other expression.
     public var sourcePropertyName: String? {
-        guard let expression = valueExpression?.trimmingCharacters(in: .whitespaces), expression.hasPrefix("$source.") else { return nil }
-        let key = expression.dropFirst("$source.".count)
+        let key: String
+        switch valueExpression?.expressionNode {
+        case .keyPathOnExpression(.variable("source"), let path)?: key = path
+        case .keyPath(let path)?: key = path
+        default: return nil
+        }
         guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-        return String(key)
+        return key
     }
 
-    public var description: String { "\(name ?? "?") = \(valueExpression ?? "(default)")" }
+    public var description: String { "\(name ?? "?") = \(valueExpression?.predicateFormat ?? "(default)")" }
 }
 
 /// How the instances of one source entity become instances of one destination entity.
@@ -53,8 +61,9 @@ public final class NSEntityMapping: @unchecked Sendable, CustomStringConvertible
     public var relationshipMappings: [NSPropertyMapping]?
     /// The `NSEntityMigrationPolicy` subclass a custom mapping names (kept; OpenCoreData runs no custom policies yet).
     public var entityMigrationPolicyClassName: String?
-    /// `FETCH(…)` expression selecting the source instances, as Apple's generated mappings carry it.
-    public var sourceExpression: String?
+    /// The `FETCH(…)` expression selecting the source instances, as Apple's generated mappings carry it
+    /// (``sourceFetchExpression(entityName:predicateString:)``); nil fetches every instance of the source entity.
+    public var sourceExpression: Predicates.NSExpression?
     /// Anything the migration code wants to keep with the mapping (Apple's `[AnyHashable: Any]?`).
     public var userInfo: [AnyHashable: Any]?
 
@@ -69,6 +78,16 @@ public final class NSEntityMapping: @unchecked Sendable, CustomStringConvertible
     /// until one is set; a migration needs one), an undefined type, no entities.
     public convenience init() {
         self.init(name: "", mappingType: .undefinedEntityMappingType, sourceEntityName: nil, destinationEntityName: nil)
+    }
+
+    /// The source expression Xcode generates: `FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:",
+    /// "<entityName>", "<predicateString>"), $manager.sourceContext, NO)`, built as a tree so that any entity name fits.
+    public static func sourceFetchExpression(entityName: String, predicateString: String = "TRUEPREDICATE") -> Predicates.NSExpression {
+        let request = ExpressionNode.customFunction(
+            receiver: .variable("manager"), selector: "fetchRequestForSourceEntityNamed:predicateString:",
+            arguments: [.constant(.string(entityName)), .constant(.string(predicateString))])
+        return Predicates.NSExpression(expressionNode: .fetch(
+            request: request, context: .keyPathOnExpression(.variable("manager"), "sourceContext"), countOnly: false))
     }
 
     /// The attribute and relationship mappings together, by destination property name.

@@ -21,7 +21,7 @@ extension NSMappingModel {
         do {
             let root = try KeyedArchive(data: data).topObject(forKey: "root")
             guard root.isKind(of: "NSMappingModel") else {
-                throw ArchivedExpressionText.Failure(reason: "the archive's root is an \(root.className), not an NSMappingModel")
+                throw ArchivedMappingExpression.Failure(reason: "the archive's root is an \(root.className), not an NSMappingModel")
             }
             let documents = try root.object(forKey: "NSEntityMappings")?.elementObjects() ?? []
             return NSMappingModel(entityMappings: try documents.map(entityMapping))
@@ -34,25 +34,25 @@ extension NSMappingModel {
 
     private static func entityMapping(_ object: ArchivedObject) throws -> NSEntityMapping {
         guard object.isKind(of: "NSEntityMapping") else {
-            throw ArchivedExpressionText.Failure(reason: "NSEntityMappings holds an \(object.className), not an NSEntityMapping")
+            throw ArchivedMappingExpression.Failure(reason: "NSEntityMappings holds an \(object.className), not an NSEntityMapping")
         }
         let source = try object.string(forKey: "NSSourceEntityName"), destination = try object.string(forKey: "NSDestinationEntityName")
         let name = try object.string(forKey: "NSMappingName") ?? "\(source ?? destination ?? "")To\(destination ?? source ?? "")"
         let rawType = try object.integer(forKey: "NSMappingType") ?? 0
         guard let type = NSEntityMappingType(rawValue: Int(rawType)) else {
-            throw ArchivedExpressionText.Failure(reason: "entity mapping \(name) has mapping type \(rawType), which Core Data does not define")
+            throw ArchivedMappingExpression.Failure(reason: "entity mapping \(name) has mapping type \(rawType), which Core Data does not define")
         }
         let mapping = NSEntityMapping(name: name, mappingType: type, sourceEntityName: source, destinationEntityName: destination)
         mapping.sourceEntityVersionHash = try data(object, "NSSourceEntityVersionHash")
         mapping.destinationEntityVersionHash = try data(object, "NSDestinationEntityVersionHash")
         mapping.entityMigrationPolicyClassName = try object.string(forKey: "NSEntityMigrationPolicyClassName")
-        mapping.sourceExpression = try object.object(forKey: "NSSourceExpression").map { try ArchivedExpressionText.format(of: $0) }
+        mapping.sourceExpression = try object.object(forKey: "NSSourceExpression").map { try ArchivedMappingExpression.expression(of: $0) }
         func properties(_ key: String) throws -> [NSPropertyMapping] {
             try (object.object(forKey: key)?.elementObjects() ?? []).map { property in
                 guard let propertyName = try property.string(forKey: "NSDestinationPropertyName") else {
-                    throw ArchivedExpressionText.Failure(reason: "a property mapping of \(name) has no NSDestinationPropertyName")
+                    throw ArchivedMappingExpression.Failure(reason: "a property mapping of \(name) has no NSDestinationPropertyName")
                 }
-                let expression = try property.object(forKey: "NSValueExpression").map { try ArchivedExpressionText.format(of: $0) }
+                let expression = try property.object(forKey: "NSValueExpression").map { try ArchivedMappingExpression.expression(of: $0) }
                 return NSPropertyMapping(name: propertyName, valueExpression: expression)
             }
         }

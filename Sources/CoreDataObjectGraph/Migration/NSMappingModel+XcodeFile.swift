@@ -1,6 +1,7 @@
 import AtomicStoreFormats
 import CoreDataModel
 import Foundation
+import Predicates
 
 extension NSMappingModel {
     /// Reads Xcode's mapping model document (`NAME.xcmappingmodel`, or its `xcmapping.xml`): an XML store of
@@ -159,35 +160,44 @@ private struct XcodeMappingDocument {
         mapping.sourceEntityVersionHash = sourceEntity?.versionHash
         mapping.destinationEntityVersionHash = destinationEntity.versionHash
         if let sourceName {
-            mapping.sourceExpression = "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"\(sourceName)\", "
-                + "\"TRUEPREDICATE\"), $manager.sourceContext, NO)"
+            mapping.sourceExpression = NSEntityMapping.sourceFetchExpression(entityName: sourceName)
         }
         mapping.attributeMappings = try related(document, "attributemappings").map { attribute in
             guard let property = string(attribute, "name") else { throw failure("attribute mapping z\(attribute.reference) of \(name) has no name") }
-            let expression: String?
+            let expression: Predicates.NSExpression?
             if case .data(let archived)? = value(attribute, "valueexpressiondata") {
                 do {
-                    expression = try ArchivedExpressionText.format(ofArchive: archived)
+                    expression = try ArchivedMappingExpression.expression(ofArchive: archived)
                 } catch {
                     throw failure("attribute mapping \(name).\(property): \(error)")
                 }
             } else {
-                expression = sourceEntity.flatMap { sourceKey(for: property, in: destinationEntity, from: $0) }.map { "$source.\($0)" }
+                expression = sourceEntity.flatMap { sourceKey(for: property, in: destinationEntity, from: $0) }.map {
+                    Predicates.NSExpression(expressionNode: .keyPathOnExpression(.variable("source"), $0))
+                }
             }
             return NSPropertyMapping(name: property, valueExpression: expression)
         }
         mapping.relationshipMappings = try related(document, "relationshipmappings").map { relationship in
             guard let property = string(relationship, "name") else { throw failure("relationship mapping z\(relationship.reference) of \(name) has no name") }
-            var keyPath = string(relationship, "sourcekeypath")
+            var keyPath: ExpressionNode?
+            if let written = string(relationship, "sourcekeypath") {
+                do {
+                    keyPath = try Predicates.NSExpression(parsing: written).expressionNode
+                } catch {
+                    throw failure("relationship mapping \(name).\(property): source key path \(written): \(error)")
+                }
+            }
             var destinationMapping = string(relationship, "sourcemappingname")
             if keyPath == nil, let sourceEntity, let key = sourceKey(for: property, in: destinationEntity, from: sourceEntity),
                let sourceRelationship = sourceEntity.relationshipsByName[key], let target = sourceRelationship.destinationEntity {
-                keyPath = "$source.\(key)"
+                keyPath = .keyPathOnExpression(.variable("source"), key)
                 destinationMapping = destinationMapping ?? mappingBySourceEntity[target.entityName]
             }
             guard let keyPath, let destinationMapping else { return NSPropertyMapping(name: property, valueExpression: nil) }
-            return NSPropertyMapping(name: property, valueExpression:
-                "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(destinationMapping)\", \(keyPath))")
+            return NSPropertyMapping(name: property, valueExpression: Predicates.NSExpression(expressionNode: .customFunction(
+                receiver: .variable("manager"), selector: "destinationInstancesForEntityMappingNamed:sourceInstances:",
+                arguments: [.constant(.string(destinationMapping)), keyPath])))
         }
         return mapping
     }

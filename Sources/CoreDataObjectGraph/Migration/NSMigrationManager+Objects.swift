@@ -1,5 +1,6 @@
 import CoreDataModel
 import Foundation
+import KeyValueCoding
 import Predicates
 
 /// The object-by-object migration of a mapping model that SQL cannot run: value expressions beyond `$source.<key>`
@@ -25,9 +26,9 @@ extension NSMigrationManager {
         /// By mapping name: pending destination instance → its source objects.
         var pendingByDestination: [String: [ObjectIdentifier: [NSManagedObject]]] = [:]
         var currentEntityMapping: NSEntityMapping?
-        /// Value expressions parsed and checked against their source entity, by entity and expression text: each is
-        /// parsed once per migration, not once per object.
-        var checkedExpressions: [String: Predicates.NSExpression] = [:]
+        /// Value expressions checked against their source entity, by entity name and expression object (held here, so
+        /// that its identifier is not reused): each is checked once per migration, not once per object.
+        var checkedExpressions: [String: [ObjectIdentifier: Predicates.NSExpression]] = [:]
 
         init(sourceContext: NSManagedObjectContext, destinationContext: NSManagedObjectContext, sourceStore: String,
              destinationStore: String, savesInBatches: Bool) {
@@ -83,64 +84,6 @@ extension NSMigrationManager {
     /// The entity mapping being processed.
     public var currentEntityMapping: NSEntityMapping? { objectMigration?.currentEntityMapping }
 
-    /// Records that `destinationInstance` was made from `sourceInstance` under `entityMapping`.
-    public func associate(sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
-                          for entityMapping: NSEntityMapping) {
-        guard let migration = objectMigration else { return }
-        let name = entityMapping.name
-        migration.pending.append((name, sourceInstance, destinationInstance))
-        migration.pendingBySource[name, default: [:]][sourceInstance.objectID, default: []].append(destinationInstance)
-        migration.pendingByDestination[name, default: [:]][ObjectIdentifier(destinationInstance), default: []].append(sourceInstance)
-    }
-
-    /// The destination instances made from `sourceInstances` under the mapping named `mappingName` (all of them
-    /// when `sourceInstances` is nil), as faults in the destination context.
-    public func destinationInstances(forEntityMappingName mappingName: String, sourceInstances: [NSManagedObject]?) -> [NSManagedObject] {
-        guard let migration = objectMigration else { return [] }
-        guard let sourceInstances else {
-            let saved = (0..<migration.associations.count(mapping: mappingName)).map {
-                migration.destinationObject(migration.associations.row($0, mapping: mappingName).destination)
-            }
-            return saved + migration.pending.filter { $0.mapping == mappingName }.map(\.destination)
-        }
-        let pending = migration.pendingBySource[mappingName] ?? [:]
-        return sourceInstances.flatMap { source -> [NSManagedObject] in
-            let saved = migration.associations.existingKey(of: source.objectID).map {
-                migration.associations.destinations(of: $0, mapping: mappingName).map(migration.destinationObject)
-            } ?? []
-            return saved + (pending[source.objectID] ?? [])
-        }
-    }
-
-    /// The source instances `destinationInstances` were made from under the mapping named `mappingName` (all of
-    /// them when `destinationInstances` is nil), as faults in the source context.
-    public func sourceInstances(forEntityMappingName mappingName: String, destinationInstances: [NSManagedObject]?) -> [NSManagedObject] {
-        guard let migration = objectMigration else { return [] }
-        guard let destinationInstances else {
-            let saved = (0..<migration.associations.count(mapping: mappingName)).map {
-                migration.sourceObject(migration.associations.row($0, mapping: mappingName).source)
-            }
-            return saved + migration.pending.filter { $0.mapping == mappingName }.map(\.source)
-        }
-        let pending = migration.pendingByDestination[mappingName] ?? [:]
-        return destinationInstances.flatMap { destination -> [NSManagedObject] in
-            if let found = pending[ObjectIdentifier(destination)] { return found }
-            return migration.associations.existingKey(of: destination.objectID).map {
-                migration.associations.sources(of: $0, mapping: mappingName).map(migration.sourceObject)
-            } ?? []
-        }
-    }
-
-    /// The source model's entity of `mapping`.
-    public func sourceEntity(for mapping: NSEntityMapping) -> NSEntityDescription? {
-        mapping.sourceEntityName.flatMap { sourceModel.entitiesByName[$0] }
-    }
-
-    /// The destination model's entity of `mapping`.
-    public func destinationEntity(for mapping: NSEntityMapping) -> NSEntityDescription? {
-        mapping.destinationEntityName.flatMap { destinationModel.entitiesByName[$0] }
-    }
-
     /// The request a generated `sourceExpression` runs: the instances of `entityName` itself (not its subentities,
     /// which have mappings of their own) that match `predicateString`.
     public func fetchRequestForSourceEntityNamed(_ entityName: String, predicateString: String) throws -> NSFetchRequest<NSManagedObject> {
@@ -171,7 +114,7 @@ extension NSMigrationManager {
             do {
                 try destination.setValidatedValue(value, forKey: name)
             } catch {
-                throw CoreDataError(.migration, "\(mapping.name).\(name) = \(expression) gave \(String(describing: value)): \(error)",
+                throw CoreDataError(.migration, "\(mapping.name).\(name) = \(expression.predicateFormat) gave \(String(describing: value)): \(error)",
                                     underlyingError: error)
             }
         }
@@ -194,7 +137,7 @@ extension NSMigrationManager {
                 try destination.setValidatedValue(value, forKey: name)
             } else {
                 guard objects.count <= 1 else {
-                    throw CoreDataError(.migration, "\(mapping.name).\(name) = \(expression) gave \(objects.count) objects for a to-one relationship")
+                    throw CoreDataError(.migration, "\(mapping.name).\(name) = \(expression.predicateFormat) gave \(objects.count) objects for a to-one relationship")
                 }
                 try destination.setValidatedValue(objects.first, forKey: name)
             }
@@ -239,44 +182,49 @@ extension NSMigrationManager {
     }
 
     /// The value of `expression` with Apple's variables bound.
-    private func evaluate(_ expression: String, of propertyMapping: NSPropertyMapping, in mapping: NSEntityMapping,
+    private func evaluate(_ expression: Predicates.NSExpression, of propertyMapping: NSPropertyMapping, in mapping: NSEntityMapping,
                           source: NSManagedObject, destination: NSManagedObject, policy: NSEntityMigrationPolicy) throws -> Any? {
-        let parsed = try checkedExpression(expression, of: propertyMapping, in: mapping, source: source.entity)
+        try check(expression, of: propertyMapping, in: mapping, source: source.entity)
         let variables: [String: Any] = [
             NSMigrationManagerKey: self, NSMigrationSourceObjectKey: source, NSMigrationDestinationObjectKey: destination,
             NSMigrationEntityMappingKey: mapping, NSMigrationPropertyMappingKey: propertyMapping, NSMigrationEntityPolicyKey: policy,
         ]
         do {
-            return try PredicateEvaluator(evaluatedObject: source, variables: variables).value(of: parsed.expressionNode).anyValue
+            return try PredicateEvaluator(evaluatedObject: source, variables: variables).value(of: expression.expressionNode).anyValue
         } catch {
-            throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression): \(error.reason)", underlyingError: error)
+            throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression.predicateFormat): \(error.reason)",
+                                underlyingError: error)
         }
     }
 
-    /// `expression` parsed, with every `$source.<key>` checked against `entity` (a key it lacks would stop the
-    /// program, as Apple's KVC raises); cached for the running migration.
-    private func checkedExpression(_ expression: String, of propertyMapping: NSPropertyMapping, in mapping: NSEntityMapping,
-                                   source entity: NSEntityDescription) throws -> Predicates.NSExpression {
-        let cacheKey = entity.entityName + "\u{0}" + expression
-        if let cached = objectMigration?.checkedExpressions[cacheKey] { return cached }
-        let parsed: Predicates.NSExpression
-        do {
-            parsed = try Predicates.NSExpression(parsing: expression)
-        } catch {
-            throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?"): value expression \(expression): \(error)", underlyingError: error)
+    /// Checks every `$source.<key>` of `expression` against `entity` (a key it lacks would stop the program, as Apple's
+    /// KVC raises; this says which instead); once per expression and entity in the running migration.
+    private func check(_ expression: Predicates.NSExpression, of propertyMapping: NSPropertyMapping, in mapping: NSEntityMapping,
+                       source entity: NSEntityDescription) throws {
+        if objectMigration?.checkedExpressions[entity.entityName]?[ObjectIdentifier(expression)] === expression { return }
+        for key in Self.sourceKeys(in: expression.expressionNode) where !key.hasPrefix("@") && entity.propertiesByName[key] == nil {
+            throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression.predicateFormat): the source "
+                                    + "entity \(entity.entityName) has no property \(key)")
         }
-        // A key the source entity lacks would stop the program, as Apple's KVC raises; say which instead.
-        var rest = expression[...]
-        while let found = rest.range(of: "$source.") {
-            let key = rest[found.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "@" }
-            if !key.hasPrefix("@"), !key.isEmpty, entity.propertiesByName[String(key)] == nil {
-                throw CoreDataError(.migration, "\(mapping.name).\(propertyMapping.name ?? "?") = \(expression): the source entity "
-                                        + "\(entity.entityName) has no property \(key)")
-            }
-            rest = rest[found.upperBound...]
+        objectMigration?.checkedExpressions[entity.entityName, default: [:]][ObjectIdentifier(expression)] = expression
+    }
+
+    /// The first key of every `$source.<key…>` in `node`.
+    private static func sourceKeys(in node: ExpressionNode) -> [String] {
+        switch node {
+        case .keyPathOnExpression(.variable(NSMigrationSourceObjectKey), let path):
+            return [String(path.prefix { $0 != "." })]
+        case .keyPathOnExpression(let base, _): return sourceKeys(in: base)
+        case .function(_, let arguments), .aggregate(let arguments): return arguments.flatMap(sourceKeys(in:))
+        case .customFunction(let receiver, _, let arguments): return ([receiver] + arguments).flatMap(sourceKeys(in:))
+        case .index(let collection, .at(let position)): return sourceKeys(in: collection) + sourceKeys(in: position)
+        case .index(let collection, _): return sourceKeys(in: collection)
+        case .setOperation(let left, _, let right): return sourceKeys(in: left) + sourceKeys(in: right)
+        case .subquery(let collection, _, _): return sourceKeys(in: collection)
+        case .conditional(_, let whenTrue, let whenFalse): return sourceKeys(in: whenTrue) + sourceKeys(in: whenFalse)
+        case .fetch(let request, let context, _): return sourceKeys(in: request) + sourceKeys(in: context)
+        case .constant, .evaluatedObject, .variable, .keyPath, .anyKey: return []
         }
-        objectMigration?.checkedExpressions[cacheKey] = parsed
-        return parsed
     }
 }
 
@@ -325,5 +273,24 @@ extension NSManagedObject {
             }
         }
         setValue(value, forKey: key)
+    }
+}
+
+extension NSMigrationManager: KeyValueCoding {
+    /// The manager's properties by name, so that expressions read `$manager.sourceContext` (the context a source
+    /// expression's `FETCH` runs in), `$manager.destinationContext` and the like, as Apple's key-value coding does.
+    public func value(forKey key: String) -> Any? {
+        switch key {
+        case "sourceContext": return sourceContext
+        case "destinationContext": return destinationContext
+        case "currentEntityMapping": return currentEntityMapping
+        case "mappingModel": return mappingModel
+        case "sourceModel": return sourceModel
+        case "destinationModel": return destinationModel
+        case "userInfo": return userInfo
+        case "migrationProgress": return migrationProgress
+        case "usesStoreSpecificMigrationManager": return usesStoreSpecificMigrationManager
+        default: return nil
+        }
     }
 }

@@ -55,13 +55,17 @@ extension NSMigrationManager {
         var policies: [NSEntityMigrationPolicy] = []
         for entityMapping in mappings { policies.append(try policy(for: entityMapping)) }
         // Progress: a third per phase, each advancing with the objects it has gone through.
-        var requests: [NSFetchRequest<NSManagedObject>?] = []
+        var selections: [SourceSelection?] = []
         var total = 0
         for entityMapping in mappings {
-            let request = entityMapping.mappingType == .addEntityMappingType || entityMapping.mappingType == .removeEntityMappingType
-                ? nil : try sourceRequest(of: entityMapping)
-            requests.append(request)
-            if let request { total += try migration.sourceContext.count(for: request) }
+            let selection = entityMapping.mappingType == .addEntityMappingType || entityMapping.mappingType == .removeEntityMappingType
+                ? nil : try sourceSelection(of: entityMapping, migration: migration)
+            selections.append(selection)
+            switch selection {
+            case .request(let request)?: total += try migration.sourceContext.count(for: request)
+            case .objects(let identifiers)?: total += identifiers.count
+            case nil: break
+            }
         }
         var done = 0
         func advance(phase: Int, by count: Int, of phaseTotal: Int) throws {
@@ -72,10 +76,19 @@ extension NSMigrationManager {
         }
 
         // Phase 1: the destination instances, source batch by source batch.
-        for ((entityMapping, policy), request) in zip(zip(mappings, policies), requests) {
+        for ((entityMapping, policy), selection) in zip(zip(mappings, policies), selections) {
             migration.currentEntityMapping = entityMapping
             try policy.begin(entityMapping, with: self)
-            if let request {
+            func create(_ objects: [NSManagedObject]) throws {
+                for source in objects {
+                    try policy.createDestinationInstances(forSource: source, in: entityMapping, manager: self)
+                    try checkCancellation()
+                }
+                try endBatch(migration)
+                try advance(phase: 0, by: objects.count, of: total)
+            }
+            switch selection {
+            case .request(let request)?:
                 request.fetchBatchSize = batchSize
                 request.returnsObjectsAsFaults = false
                 let sources = try migration.sourceContext.fetchBatched(request)
@@ -83,15 +96,21 @@ extension NSMigrationManager {
                 var batch = 0
                 while true {
                     let objects = try sources.objects(inBatch: batch)
-                    for source in objects {
-                        try policy.createDestinationInstances(forSource: source, in: entityMapping, manager: self)
-                        try checkCancellation()
-                    }
-                    try endBatch(migration)
-                    try advance(phase: 0, by: objects.count, of: total)
+                    try create(objects)
                     if objects.count < batchSize { break }
                     batch += 1
                 }
+            case .objects(let identifiers)?:
+                // Kept as IDs: each batch ends by resetting the source context.
+                var start = 0
+                while start < identifiers.count {
+                    let objects = identifiers[start..<min(identifiers.count, start + batchSize)].map(migration.sourceContext.object(with:))
+                    try migration.sourceContext.fulfillFaults(for: objects)
+                    try create(objects)
+                    start += batchSize
+                }
+            case nil:
+                break
             }
             try policy.endInstanceCreation(forMapping: entityMapping, manager: self)
             try endBatch(migration)
@@ -209,30 +228,57 @@ extension NSMigrationManager {
         return policyClass.init()
     }
 
-    /// The request for the source objects of `entityMapping`: its `sourceExpression`'s, else every instance of its
-    /// source entity (not of its subentities); nil for a mapping without a source.
-    private func sourceRequest(of entityMapping: NSEntityMapping) throws -> NSFetchRequest<NSManagedObject>? {
-        if let expression = entityMapping.sourceExpression { return try sourceRequest(expression, of: entityMapping) }
-        guard let entityName = entityMapping.sourceEntityName else { return nil }
-        return try fetchRequestForSourceEntityNamed(entityName, predicateString: "TRUEPREDICATE")
+    /// How the source instances of an entity mapping are found: by a request the migration runs in batches, or as the
+    /// collection a source expression gave (kept as object IDs).
+    private enum SourceSelection {
+        case request(NSFetchRequest<NSManagedObject>)
+        case objects([NSManagedObjectID])
     }
 
-    /// The request of a generated source expression, `FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:
-    /// predicateString:", …), $manager.sourceContext, NO)`: the `FUNCTION` part is evaluated with `$manager` bound.
-    private func sourceRequest(_ expression: String, of entityMapping: NSEntityMapping) throws -> NSFetchRequest<NSManagedObject> {
-        let trimmed = expression.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.hasPrefix("FETCH("), let contextArgument = trimmed.range(of: ", $manager.sourceContext", options: .backwards) else {
-            throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression) is not a "
-                                    + "FETCH(…, $manager.sourceContext, NO) of the source context")
+    /// The source instances of `entityMapping`: its `sourceExpression`'s, else every instance of its source entity (not
+    /// of its subentities); nil for a mapping without a source. A `FETCH(…, $manager.sourceContext, NO)` (what Xcode
+    /// generates) becomes its request, run in batches; any other source expression is evaluated, with `$manager` bound,
+    /// to the collection of source objects it gives, as Apple's documentation allows.
+    private func sourceSelection(of entityMapping: NSEntityMapping, migration: ObjectMigration) throws -> SourceSelection? {
+        guard let expression = entityMapping.sourceExpression else {
+            guard let entityName = entityMapping.sourceEntityName else { return nil }
+            return .request(try fetchRequestForSourceEntityNamed(entityName, predicateString: "TRUEPREDICATE"))
         }
-        let inner = String(trimmed[trimmed.index(trimmed.startIndex, offsetBy: 6)..<contextArgument.lowerBound])
+        func failure(_ reason: String, _ error: (any Error)? = nil) -> CoreDataError {
+            CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression.predicateFormat) \(reason)",
+                          underlyingError: error)
+        }
+        let evaluator = PredicateEvaluator(evaluatedObject: nil, variables: [NSMigrationManagerKey: self])
+        if case .fetch(let requestExpression, let context, countOnly: false) = expression.expressionNode,
+           case .keyPathOnExpression(.variable(NSMigrationManagerKey), "sourceContext") = context {
+            let value: ConstantValue
+            do {
+                value = try evaluator.value(of: requestExpression)
+            } catch {
+                throw failure("cannot be evaluated: \(error)", error)
+            }
+            guard let request = value.anyValue as? NSFetchRequest<NSManagedObject> else {
+                throw failure("gives \(value.predicateFormat), not a fetch request")
+            }
+            return .request(request)
+        }
+        let value: ConstantValue
         do {
-            let parsed = try Predicates.NSExpression(parsing: inner)
-            let value = try PredicateEvaluator(evaluatedObject: nil, variables: [NSMigrationManagerKey: self]).value(of: parsed.expressionNode)
-            if let request = value.anyValue as? NSFetchRequest<NSManagedObject> { return request }
+            value = try evaluator.value(of: expression.expressionNode)
         } catch {
-            throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression): \(error)", underlyingError: error)
+            throw failure("cannot be evaluated: \(error)", error)
         }
-        throw CoreDataError(.migration, "entity mapping \(entityMapping.name): source expression \(expression) gives no fetch request")
+        let elements: [Any]
+        switch value.anyValue {
+        case let object as NSManagedObject: elements = [object]
+        case let many as [Any]: elements = many
+        default: throw failure("gives \(value.predicateFormat), not a collection of source objects")
+        }
+        return .objects(try elements.map { element in
+            guard let object = element as? NSManagedObject, object.managedObjectContext === migration.sourceContext else {
+                throw failure("gives \(type(of: element)), not an object of the migration's source context")
+            }
+            return object.objectID
+        })
     }
 }

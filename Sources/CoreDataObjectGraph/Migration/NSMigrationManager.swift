@@ -9,14 +9,18 @@ import Synchronization
 /// migration policies) runs object by object in Apple's three phases (`NSMigrationManager+Phases.swift`).
 /// `migrationProgress` advances as it runs, and `cancelMigrationWithError(_:)` stops it with nothing written at the
 /// destination.
-public final class NSMigrationManager: @unchecked Sendable {
+///
+/// The class is open, as Apple's is: a subclass may override the migration entry point, `reset()`, the cancellation,
+/// and the association lookups that value expressions call through `$manager` (`FUNCTION($manager,
+/// "destinationInstancesForEntityMappingNamed:sourceInstances:", …)` reaches the override).
+open class NSMigrationManager: @unchecked Sendable {
     public let sourceModel: NSManagedObjectModel
     public let destinationModel: NSManagedObjectModel
     /// The mapping of the running (or last) migration.
     public private(set) var mappingModel: NSMappingModel?
-    public var userInfo: [AnyHashable: Any]?
+    open var userInfo: [AnyHashable: Any]?
     /// Apple's store-specific (in-place SQL) path; OpenCoreData always takes it.
-    public var usesStoreSpecificMigrationManager = true
+    open var usesStoreSpecificMigrationManager = true
     /// OpenCoreData's: how many source objects an object-by-object migration handles before it saves the destination
     /// and resets both contexts (phases 2 and 3 go through the destination objects in batches of this size too).
     /// Memory grows with it, not with the store.
@@ -36,11 +40,11 @@ public final class NSMigrationManager: @unchecked Sendable {
     }
 
     /// From 0 to 1 as the migration runs.
-    public var migrationProgress: Float { state.withLock { $0.progress } }
+    open var migrationProgress: Float { state.withLock { $0.progress } }
 
     /// Stops the running migration (or the next one, when none is running); `migrateStore` then throws `error`
     /// (wrapped in 134120 when it is not a `CoreDataError`) and leaves nothing at the destination.
-    public func cancelMigrationWithError(_ error: any Error) {
+    open func cancelMigrationWithError(_ error: any Error) {
         state.withLock { $0.cancellation = error }
     }
 
@@ -62,7 +66,7 @@ public final class NSMigrationManager: @unchecked Sendable {
     /// as Apple's manager does: the source is never changed, and on failure nothing is left at the destination.
     /// `mapping` nil means the inferred mapping. Between SQLite stores a mapping of plain copies runs as SQL; with any
     /// other store type on either side every mapping runs object by object.
-    public func migrateStore(from sourceURL: URL, sourceType: String, options sOptions: [AnyHashable: Any]? = nil,
+    open func migrateStore(from sourceURL: URL, sourceType: String, options sOptions: [AnyHashable: Any]? = nil,
                              with mapping: NSMappingModel?, toDestinationURL destinationURL: URL, destinationType: String,
                              destinationOptions dOptions: [AnyHashable: Any]? = nil) throws {
         let sourceOptions = sOptions.map { NSPersistentStoreCoordinator.stringKeyed($0) }
@@ -124,9 +128,67 @@ public final class NSMigrationManager: @unchecked Sendable {
     /// model, the progress and a cancellation not used yet, so the manager starts its next migration afresh. The
     /// associations of an object-by-object migration are already dropped when it ends; called from a policy during
     /// a migration, `reset()` keeps them (the later phases read them) and clears only the cancellation and progress.
-    public func reset() {
+    open func reset() {
         if objectMigration == nil { mappingModel = nil }
         state.withLock { $0 = State() }
+    }
+
+    /// Records that `destinationInstance` was made from `sourceInstance` under `entityMapping`.
+    open func associate(sourceInstance: NSManagedObject, withDestinationInstance destinationInstance: NSManagedObject,
+                          for entityMapping: NSEntityMapping) {
+        guard let migration = objectMigration else { return }
+        let name = entityMapping.name
+        migration.pending.append((name, sourceInstance, destinationInstance))
+        migration.pendingBySource[name, default: [:]][sourceInstance.objectID, default: []].append(destinationInstance)
+        migration.pendingByDestination[name, default: [:]][ObjectIdentifier(destinationInstance), default: []].append(sourceInstance)
+    }
+
+    /// The destination instances made from `sourceInstances` under the mapping named `mappingName` (all of them
+    /// when `sourceInstances` is nil), as faults in the destination context.
+    open func destinationInstances(forEntityMappingName mappingName: String, sourceInstances: [NSManagedObject]?) -> [NSManagedObject] {
+        guard let migration = objectMigration else { return [] }
+        guard let sourceInstances else {
+            let saved = (0..<migration.associations.count(mapping: mappingName)).map {
+                migration.destinationObject(migration.associations.row($0, mapping: mappingName).destination)
+            }
+            return saved + migration.pending.filter { $0.mapping == mappingName }.map(\.destination)
+        }
+        let pending = migration.pendingBySource[mappingName] ?? [:]
+        return sourceInstances.flatMap { source -> [NSManagedObject] in
+            let saved = migration.associations.existingKey(of: source.objectID).map {
+                migration.associations.destinations(of: $0, mapping: mappingName).map(migration.destinationObject)
+            } ?? []
+            return saved + (pending[source.objectID] ?? [])
+        }
+    }
+
+    /// The source instances `destinationInstances` were made from under the mapping named `mappingName` (all of
+    /// them when `destinationInstances` is nil), as faults in the source context.
+    open func sourceInstances(forEntityMappingName mappingName: String, destinationInstances: [NSManagedObject]?) -> [NSManagedObject] {
+        guard let migration = objectMigration else { return [] }
+        guard let destinationInstances else {
+            let saved = (0..<migration.associations.count(mapping: mappingName)).map {
+                migration.sourceObject(migration.associations.row($0, mapping: mappingName).source)
+            }
+            return saved + migration.pending.filter { $0.mapping == mappingName }.map(\.source)
+        }
+        let pending = migration.pendingByDestination[mappingName] ?? [:]
+        return destinationInstances.flatMap { destination -> [NSManagedObject] in
+            if let found = pending[ObjectIdentifier(destination)] { return found }
+            return migration.associations.existingKey(of: destination.objectID).map {
+                migration.associations.sources(of: $0, mapping: mappingName).map(migration.sourceObject)
+            } ?? []
+        }
+    }
+
+    /// The source model's entity of `mapping`.
+    open func sourceEntity(for mapping: NSEntityMapping) -> NSEntityDescription? {
+        mapping.sourceEntityName.flatMap { sourceModel.entitiesByName[$0] }
+    }
+
+    /// The destination model's entity of `mapping`.
+    open func destinationEntity(for mapping: NSEntityMapping) -> NSEntityDescription? {
+        mapping.destinationEntityName.flatMap { destinationModel.entitiesByName[$0] }
     }
 
     /// Migrates the SQLite store at `url` in place, in one transaction (the store keeps its old version on failure).

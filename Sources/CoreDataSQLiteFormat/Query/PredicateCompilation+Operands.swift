@@ -62,6 +62,8 @@ extension PredicateCompilation {
             throw refusal("TERNARY expression", expression.predicateFormat, "conditional expressions are not compiled to SQL")
         case .anyKey:
             throw refusal("ANYKEY", expression.predicateFormat, "ANYKEY is a Spotlight construct with no SQL form")
+        case .fetch:
+            throw refusal("FETCH expression", expression.predicateFormat, "a nested fetch is not compiled to SQL")
         }
     }
 

@@ -38,6 +38,10 @@ public indirect enum ExpressionNode: Sendable, Hashable {
     case conditional(PredicateNode, ExpressionNode, ExpressionNode)
     /// `ANYKEY`: any key of the evaluated object (Spotlight); parsed and printed, not evaluable.
     case anyKey
+    /// `FETCH(request, context, countOnly)`: Core Data's fetch request expression, what a fetch request finds in a
+    /// managed object context (or how many when `countOnly`); a mapping model's source expressions are written so.
+    /// The context value must be an ``ExpressionFetchContext`` for the expression to evaluate.
+    case fetch(request: ExpressionNode, context: ExpressionNode, countOnly: Bool)
 
     /// A key path from the evaluated object in canonical form: a trailing `@count` becomes `count:(…)`.
     public static func canonicalKeyPath(_ path: String) -> ExpressionNode {
@@ -63,6 +67,7 @@ public indirect enum ExpressionNode: Sendable, Hashable {
         case .subquery: .subquery
         case .conditional: .conditional
         case .anyKey: .anyKey
+        case .fetch: .fetchRequest
         }
     }
 }

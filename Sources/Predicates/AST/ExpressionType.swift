@@ -13,4 +13,6 @@ public enum ExpressionType: UInt, Sendable, Hashable, CaseIterable {
     case anyKey = 15
     case block = 19
     case conditional = 20
+    /// Core Data's `NSFetchRequestExpressionType`: `FETCH(request, context, countOnly)`.
+    case fetchRequest = 50
 }

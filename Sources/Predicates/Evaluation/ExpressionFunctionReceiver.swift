@@ -11,3 +11,11 @@ public protocol ExpressionFunctionReceiver: AnyObject {
     /// The result of calling `selector` (Objective-C spelling, colons included) with `arguments`.
     func evaluateFunction(_ selector: String, arguments: [Any?]) throws -> Any?
 }
+
+/// The context a `FETCH(request, context, countOnly)` expression runs its request in: Core Data's managed object
+/// context, which Apple's `NSFetchRequestExpression` asks to execute the request.
+public protocol ExpressionFetchContext: AnyObject {
+    /// The objects `request` finds (their count when `countOnly`); `request` is whatever the request expression gave,
+    /// so a value that is no fetch request should throw, naming it.
+    func executeFetchExpression(request: Any?, countOnly: Bool) throws -> Any?
+}

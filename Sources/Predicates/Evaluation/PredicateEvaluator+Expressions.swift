@@ -44,6 +44,19 @@ extension PredicateEvaluator {
             return try value(of: evaluate(condition) ? whenTrue : whenFalse)
         case .anyKey:
             throw PredicateEvaluationError("ANYKEY cannot be evaluated in memory")
+        case .fetch(let request, let context, let countOnly):
+            let contextValue = try value(of: context)
+            guard case .object(let object) = contextValue, let fetchContext = object.value as? any ExpressionFetchContext else {
+                throw PredicateEvaluationError("FETCH needs a managed object context, got \(contextValue.predicateFormat)")
+            }
+            let requestValue = try value(of: request).anyValue
+            do {
+                return ConstantValue(any: try fetchContext.executeFetchExpression(request: requestValue, countOnly: countOnly))
+            } catch let error as PredicateEvaluationError {
+                throw error
+            } catch {
+                throw PredicateEvaluationError("FETCH failed: \(error)")
+            }
         }
     }
 

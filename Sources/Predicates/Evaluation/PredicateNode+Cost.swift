@@ -77,6 +77,7 @@ extension ExpressionNode {
         case .conditional(let condition, let whenTrue, let whenFalse):
             return condition.estimatedCost + max(whenTrue.estimatedCost, whenFalse.estimatedCost)
         case .anyKey: return 8
+        case .fetch(let request, let context, _): return 64 + request.estimatedCost + context.estimatedCost
         }
     }
 }

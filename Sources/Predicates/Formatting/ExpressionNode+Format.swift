@@ -43,6 +43,8 @@ extension ExpressionNode {
                 + whenFalse.predicateFormat + ")"
         case .anyKey:
             return "ANYKEY"
+        case .fetch(let request, let context, let countOnly):
+            return "FETCH(" + request.predicateFormat + ", " + context.predicateFormat + ", " + (countOnly ? "YES" : "NO") + ")"
         }
     }
 

@@ -57,6 +57,8 @@ extension ExpressionNode {
                              predicate: predicate.substitutingVariables(inner))
         case .conditional(let condition, let whenTrue, let whenFalse):
             return .conditional(condition.substitutingVariables(values), substitute(whenTrue), substitute(whenFalse))
+        case .fetch(let request, let context, let countOnly):
+            return .fetch(request: substitute(request), context: substitute(context), countOnly: countOnly)
         }
     }
 
@@ -78,6 +80,7 @@ extension ExpressionNode {
             return collection.variableNames.union(predicate.variableNames.subtracting([variable]))
         case .conditional(let condition, let whenTrue, let whenFalse):
             return condition.variableNames.union(whenTrue.variableNames).union(whenFalse.variableNames)
+        case .fetch(let request, let context, _): return request.variableNames.union(context.variableNames)
         }
     }
 }

@@ -53,6 +53,7 @@ extension Parser {
         case .function: return try parseCustomFunction()
         case .cast: return try parseCast()
         case .ternary: return try parseTernary()
+        case .fetch: return try parseFetch()
         default:
             throw error(expected: "an expression (write #\(keyword.rawValue.lowercased()) to use a reserved word as a key)")
         }
@@ -163,6 +164,25 @@ extension Parser {
             return .constant(.date(Date(timeIntervalSinceReferenceDate: number.doubleValue)))
         }
         return .function("castObject:toType:", [value, type])
+    }
+
+    /// FETCH(request, context, countOnly), where countOnly is YES or NO (1 or 0).
+    private mutating func parseFetch() throws(PredicateSyntaxError) -> ExpressionNode {
+        try openCall()
+        defer { leaveNesting() }
+        let request = try parseExpression()
+        try expect(.comma, " after the FETCH request")
+        let context = try parseExpression()
+        try expect(.comma, " after the FETCH context")
+        let flagToken = current
+        let countOnly: Bool
+        switch try parseExpression() {
+        case .constant(.bool(let flag)): countOnly = flag
+        case .constant(.integer(let flag)) where flag == 0 || flag == 1: countOnly = flag == 1
+        default: throw error(expected: "YES or NO (whether FETCH only counts)", at: flagToken)
+        }
+        try expect(.rightParenthesis, " to close FETCH")
+        return .fetch(request: request, context: context, countOnly: countOnly)
     }
 
     /// TERNARY(predicate, whenTrue, whenFalse)

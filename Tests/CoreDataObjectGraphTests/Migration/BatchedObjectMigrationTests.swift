@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
 import Foundation
+import Predicates
 import XCTest
 
 /// An object-by-object migration works in batches (`NSMigrationManager.objectBatchSize`): the destination is saved
@@ -54,14 +55,14 @@ final class BatchedObjectMigrationTests: XCTestCase {
     private func mapping(policy: String? = nil) -> NSMappingModel {
         let people = NSEntityMapping(name: "PersonToPerson", mappingType: .customEntityMappingType, sourceEntityName: "Person", destinationEntityName: "Person")
         people.entityMigrationPolicyClassName = policy
-        people.attributeMappings = [NSPropertyMapping(name: "label", valueExpression: "$source.name")]
+        people.attributeMappings = [NSPropertyMapping(name: "label", valueExpression: NSExpression(format: "$source.name"))]
         people.relationshipMappings = [NSPropertyMapping(name: "cars", valueExpression:
-            "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"CarToCar\", $source.cars)")]
+            NSExpression(format: "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"CarToCar\", $source.cars)"))]
         let cars = NSEntityMapping(name: "CarToCar", mappingType: .customEntityMappingType, sourceEntityName: "Car", destinationEntityName: "Car")
         cars.entityMigrationPolicyClassName = policy
-        cars.attributeMappings = [NSPropertyMapping(name: "plate", valueExpression: "$source.plate"),
-                                  NSPropertyMapping(name: "ownerName", valueExpression: "$source.owner.name")]
-        cars.relationshipMappings = [NSPropertyMapping(name: "owner", valueExpression: "$source.owner")]
+        cars.attributeMappings = [NSPropertyMapping(name: "plate", valueExpression: NSExpression(format: "$source.plate")),
+                                  NSPropertyMapping(name: "ownerName", valueExpression: NSExpression(format: "$source.owner.name"))]
+        cars.relationshipMappings = [NSPropertyMapping(name: "owner", valueExpression: NSExpression(format: "$source.owner"))]
         return NSMappingModel(entityMappings: [people, cars])
     }
 

@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
 import Foundation
+import Predicates
 import PropertyListCoding
 import XCTest
 
@@ -119,10 +120,10 @@ final class CompiledMappingModelTests: XCTestCase {
         XCTAssertEqual(mapping.entityMappings.map(\.name), ["PersonToPerson", "CarToCar"])
         let cars = try XCTUnwrap(mapping.entityMappingsByName["CarToCar"])
         XCTAssertEqual(cars.mappingType, .transformEntityMappingType)
-        XCTAssertEqual(cars.sourceExpression, "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"Car\", "
+        XCTAssertEqual(cars.sourceExpression?.predicateFormat, "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"Car\", "
                            + "\"TRUEPREDICATE\"), $manager.sourceContext, NO)")
-        XCTAssertEqual(cars.propertyMappingsByName["ownerName"]?.valueExpression, "$source.owner.name")
-        XCTAssertEqual(cars.propertyMappingsByName["owner"]?.valueExpression,
+        XCTAssertEqual(cars.propertyMappingsByName["ownerName"]?.valueExpression?.predicateFormat, "$source.owner.name")
+        XCTAssertEqual(cars.propertyMappingsByName["owner"]?.valueExpression?.predicateFormat,
                        "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"PersonToPerson\", $source.owner)")
         XCTAssertEqual(cars.sourceEntityVersionHash, v1.entitiesByName["Car"]?.versionHash)
 

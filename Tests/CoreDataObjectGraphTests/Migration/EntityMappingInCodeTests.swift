@@ -2,6 +2,8 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
 import Foundation
+import Predicates
+import class Predicates.NSExpression
 import Testing
 
 /// A mapping model built in code the way Apple's documentation builds one: `NSEntityMapping()` and
@@ -74,15 +76,15 @@ struct EntityMappingInCodeTests {
         return url
     }
 
-    private func property(_ name: String, _ expression: String?) -> NSPropertyMapping {
+    private func property(_ name: String, _ format: String?) -> NSPropertyMapping {
         let mapping = NSPropertyMapping()
         mapping.name = name
-        mapping.valueExpression = expression
+        mapping.valueExpression = format.map { NSExpression(format: $0) }
         return mapping
     }
 
-    private func fetchExpression(_ entity: String) -> String {
-        "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"\(entity)\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)"
+    private func fetchExpression(_ entity: String) -> NSExpression {
+        NSExpression(format: "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\" , \"\(entity)\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)")
     }
 
     /// PersonToOwner and CarToCar as Apple's documentation fills them in; `ownerName` is a key path through the

@@ -27,13 +27,13 @@ final class MoodyMappingMigrationTests: XCTestCase {
         let fourToFive = steps[2]
         XCTAssertEqual(Set(fourToFive.entityMappings.map(\.name)), ["MoodToMood", "CountryToCountry"])
         let country = try XCTUnwrap(fourToFive.entityMappingsByName["CountryToCountry"])
-        XCTAssertEqual(country.propertyMappingsByName["isoContinent"]?.valueExpression, "$source.continent.numericISO3166Code",
+        XCTAssertEqual(country.propertyMappingsByName["isoContinent"]?.valueExpression?.predicateFormat, "$source.continent.numericISO3166Code",
                        "the one archived expression, decoded (reference §4.6)")
-        XCTAssertEqual(country.propertyMappingsByName["numberOfMoods"]?.valueExpression, "$source.numberOfMoods")
-        XCTAssertEqual(country.propertyMappingsByName["moods"]?.valueExpression,
+        XCTAssertEqual(country.propertyMappingsByName["numberOfMoods"]?.valueExpression?.predicateFormat, "$source.numberOfMoods")
+        XCTAssertEqual(country.propertyMappingsByName["moods"]?.valueExpression?.predicateFormat,
                        "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"MoodToMood\", $source.moods)")
         let twoToThree = steps[0]
-        XCTAssertEqual(twoToThree.entityMappingsByName["ContinentToContinent"]?.propertyMappingsByName["moods"]?.valueExpression,
+        XCTAssertEqual(twoToThree.entityMappingsByName["ContinentToContinent"]?.propertyMappingsByName["moods"]?.valueExpression?.predicateFormat,
                        "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"MoodToMood\", "
                            + "$source.countries.@distinctUnionOfSets.moods)")
         let fiveToSix = steps[3]

@@ -2,6 +2,8 @@ import CoreDataModel
 import CoreDataObjectGraph
 import CoreDataTestSupport
 import Foundation
+import Predicates
+import class Predicates.NSExpression
 import XCTest
 
 /// Mapping models that SQL cannot run (key-path value expressions, `FUNCTION($manager, …)` relationships, entity
@@ -60,24 +62,24 @@ final class ObjectMigrationTests: XCTestCase {
     /// Apple's generated entity mapping: a `FETCH` source expression, attribute key paths, and relationships through
     /// `destinationInstancesForEntityMappingNamed:sourceInstances:`.
     private func mapping(countryPolicy: String? = nil) -> NSMappingModel {
-        func fetch(_ entity: String) -> String {
-            "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"\(entity)\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)"
+        func fetch(_ entity: String) -> NSExpression {
+            NSExpression(format: "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \"\(entity)\", \"TRUEPREDICATE\"), $manager.sourceContext, NO)")
         }
         let countries = NSEntityMapping(name: "CountryToCountry", mappingType: .customEntityMappingType, sourceEntityName: "Country", destinationEntityName: "Country")
         countries.sourceExpression = fetch("Country")
         countries.entityMigrationPolicyClassName = countryPolicy
         countries.attributeMappings = [
-            NSPropertyMapping(name: "name", valueExpression: "$source.name"),
-            NSPropertyMapping(name: "isoContinent", valueExpression: "$source.continent.code"),
+            NSPropertyMapping(name: "name", valueExpression: NSExpression(format: "$source.name")),
+            NSPropertyMapping(name: "isoContinent", valueExpression: NSExpression(format: "$source.continent.code")),
         ]
         countries.relationshipMappings = [
             NSPropertyMapping(name: "cities", valueExpression:
-                "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"CityToCity\", $source.cities)"),
+                NSExpression(format: "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"CityToCity\", $source.cities)")),
         ]
         let cities = NSEntityMapping(name: "CityToCity", mappingType: .copyEntityMappingType, sourceEntityName: "City", destinationEntityName: "City")
         cities.sourceExpression = fetch("City")
-        cities.attributeMappings = [NSPropertyMapping(name: "name", valueExpression: "FUNCTION($source, \"valueForKeyPath:\", \"name\")")]
-        cities.relationshipMappings = [NSPropertyMapping(name: "country", valueExpression: "$source.country")]
+        cities.attributeMappings = [NSPropertyMapping(name: "name", valueExpression: NSExpression(format: "FUNCTION($source, \"valueForKeyPath:\", \"name\")"))]
+        cities.relationshipMappings = [NSPropertyMapping(name: "country", valueExpression: NSExpression(format: "$source.country"))]
         return NSMappingModel(entityMappings: [countries, cities])
     }
 
@@ -122,7 +124,7 @@ final class ObjectMigrationTests: XCTestCase {
         NSEntityMigrationPolicy.register(RecordingCountryPolicy.self, forClassName: "Tests.RecordingCountryPolicy")
         let mapping = mapping(countryPolicy: "Tests.RecordingCountryPolicy")
         mapping.entityMappings[0].attributeMappings?.append(
-            NSPropertyMapping(name: "label", valueExpression: "FUNCTION($entityPolicy, \"shout:\", $source.name)"))
+            NSPropertyMapping(name: "label", valueExpression: NSExpression(format: "FUNCTION($entityPolicy, \"shout:\", $source.name)")))
         try NSMigrationManager(sourceModel: v1, destinationModel: v2).migrateStore(
             from: source, sourceType: NSSQLiteStoreType, with: mapping, toDestinationURL: destination, destinationType: NSSQLiteStoreType)
         XCTAssertEqual(try countries(at: destination, model: v2),
@@ -166,7 +168,7 @@ final class ObjectMigrationTests: XCTestCase {
         let source = try makeSource(v1)
         let destination = source.deletingLastPathComponent().appendingPathComponent("Destination.sqlite")
         let mapping = mapping()
-        mapping.entityMappings[0].attributeMappings?[1] = NSPropertyMapping(name: "isoContinent", valueExpression: "$source.name")
+        mapping.entityMappings[0].attributeMappings?[1] = NSPropertyMapping(name: "isoContinent", valueExpression: NSExpression(format: "$source.name"))
         XCTAssertThrowsError(try NSMigrationManager(sourceModel: v1, destinationModel: v2).migrateStore(
             from: source, sourceType: NSSQLiteStoreType, with: mapping, toDestinationURL: destination, destinationType: NSSQLiteStoreType)) { error in
             XCTAssertTrue("\(error)".contains("CountryToCountry.isoContinent"), "\(error)")

@@ -73,7 +73,7 @@ struct SyntaxErrorTests {
         ("a == \u{0}", 5, "an operator, a name"),
         ("é == \u{1F600}", 6, "an operator, a name"),
         ("a UTI-CONFORMS-TO 'x'", 2, "a comparison operator"),
-        ("FETCH(a, b, NO) == 1", 0, "an expression"),
+        ("FETCH(a, b, MAYBE) == 1", 12, "YES or NO"),
     ] as [(String, Int, String)])
     func malformed(format: String, offset: Int, expected: String) throws {
         let error = try #require(syntaxError(format))

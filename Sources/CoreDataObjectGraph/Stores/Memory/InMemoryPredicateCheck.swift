@@ -52,6 +52,9 @@ struct InMemoryPredicateCheck {
             try check(condition, whole: whole)
             try check(whenTrue, whole: whole)
             try check(whenFalse, whole: whole)
+        case .fetch(let request, let context, _):
+            try check(request, whole: whole)
+            try check(context, whole: whole)
         }
     }
 

@@ -192,6 +192,8 @@ extension InMemoryRowTable {
             return .subquery(collection: substitute(collection), variable: variable, predicate: substitutingNodes(in: predicate))
         case .conditional(let condition, let whenTrue, let whenFalse):
             return .conditional(substitutingNodes(in: condition), substitute(whenTrue), substitute(whenFalse))
+        case .fetch(let request, let context, let countOnly):
+            return .fetch(request: substitute(request), context: substitute(context), countOnly: countOnly)
         }
     }
 
