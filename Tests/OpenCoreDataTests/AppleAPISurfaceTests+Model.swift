@@ -300,10 +300,10 @@ func probeConstants() {
         NSStoreTypeKey, NSStoreUUIDKey, NSReadOnlyPersistentStoreOption, NSPersistentStoreTimeoutOption,
         NSSQLitePragmasOption, NSIgnorePersistentStoreVersioningOption, NSMigratePersistentStoresAutomaticallyOption,
         NSInferMappingModelAutomaticallyOption, NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
-        NSStoreModelVersionChecksumKey,
+        NSStoreModelVersionChecksumKey, NSSQLiteAnalyzeOption, NSSQLiteManualVacuumOption,
     ]
     // GAP (options not acted on yet, so not declared: a program that sets one must not believe it took effect):
-    // NSPersistentStoreOSCompatibility, NSValidateXMLStoreOption, NSSQLiteAnalyzeOption, NSSQLiteManualVacuumOption,
+    // NSPersistentStoreOSCompatibility, NSValidateXMLStoreOption,
     // NSPersistentStoreForceDestroyOption, NSPersistentStoreConnectionPoolMaxSizeKey, NSBinaryStoreSecureDecodingClasses,
     // NSBinaryStoreInsecureDecodingCompatibilityOption
     _ = (codes, keys, cocoaCodes, storeTypes, swiftStoreTypes, options)

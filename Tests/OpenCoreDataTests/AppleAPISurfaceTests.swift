@@ -247,10 +247,9 @@ private func probeCoordinator(_ coordinator: NSPersistentStoreCoordinator, _ sto
                                            sourceOptions: nil, ofType: NSSQLiteStoreType)
     try coordinator.replacePersistentStore(at: url, destinationOptions: nil, withPersistentStoreFrom: url,
                                            sourceOptions: nil, type: .sqlite)
-    // GAP (execute(_:with:), used by custom store code; requests go through the context):
-    // let executed: Any = try coordinator.execute(NSFetchRequest<NSFetchRequestResult>(entityName: "Item"),
-    // with: NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType))
-    // _ = executed
+    let executed: Any = try coordinator.execute(NSFetchRequest<NSManagedObject>(entityName: "Item"),
+                                                with: NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType))
+    _ = executed
     coordinator.perform { }
     coordinator.performAndWait { }
     let model2: NSManagedObjectModel = coordinator.managedObjectModel
@@ -293,8 +292,8 @@ private func probeContainer(_ url: URL) async throws {
     // let options: [String: NSObject] = description.options
     let options: [String: Any] = description.options
     _ = (type, options)
-    // GAP (NSSQLiteAnalyzeOption, NSSQLiteManualVacuumOption: not acted on yet, so not declared):
-    // description.setOption(true as NSNumber, forKey: NSSQLiteAnalyzeOption)
+    description.setOption(true as NSNumber, forKey: NSSQLiteAnalyzeOption)
+    description.setOption(true as NSNumber, forKey: NSSQLiteManualVacuumOption)
     description.setOption(true as NSNumber, forKey: NSReadOnlyPersistentStoreOption)
     let readOnly: Bool = description.isReadOnly
     description.isReadOnly = readOnly

@@ -91,6 +91,11 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: NSPersistentStoreRe
 
     open override var hash: Int { contentHash }
 
+    /// The request's results, for `NSPersistentStoreCoordinator.execute(_:with:)`.
+    override func executedThroughCoordinator(in context: NSManagedObjectContext) throws -> Any {
+        try context.fetch(self)
+    }
+
     /// The entity name, whether given by name or by description.
     public var resolvedEntityName: String? { entity?.entityName ?? entityName }
 

@@ -28,4 +28,10 @@ open class NSPersistentStoreRequest: NSObject {
                             "NSManagedObjectContext.execute(_:) cannot run a \(type(of: self)) (request type \(requestType)); "
                                 + "fetch requests go through fetch(_:), or wrap them in an NSAsynchronousFetchRequest")
     }
+
+    /// What `NSPersistentStoreCoordinator.execute(_:with:)` returns for this request; fetch requests return their
+    /// results.
+    func executedThroughCoordinator(in context: NSManagedObjectContext) throws -> Any {
+        try executed(in: context)
+    }
 }

@@ -71,6 +71,7 @@ public final class NSSQLiteStore: NSPersistentStore, @unchecked Sendable {
             entitiesByNumber[number] = model.entitiesByName[name]
         }
         try registerDerivedAttributeFunctions()
+        try runMaintenanceOnOpen()
         do {
             writeRefusal = try historyRefusal()
         } catch {
