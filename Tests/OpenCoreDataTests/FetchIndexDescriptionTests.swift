@@ -28,6 +28,16 @@ struct FetchIndexDescriptionTests {
         return (model, place, name, index)
     }
 
+    /// Runs `body` on an `.xcdatamodel` package holding `contents`, in a directory removed afterwards.
+    private func withModelPackage<R>(_ contents: String, _ body: (URL) throws -> R) throws -> R {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let package = directory.appendingPathComponent("Places.xcdatamodel")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: package.appendingPathComponent("contents"))
+        return try body(package)
+    }
+
     private func makeDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("indexes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -93,12 +103,7 @@ struct FetchIndexDescriptionTests {
                 </entity>
             </model>
             """
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let package = directory.appendingPathComponent("Places.xcdatamodel")
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: package.appendingPathComponent("contents"))
-        let place = try #require(try ModelLoader.loadModel(at: package).entitiesByName["Place"])
+        let place = try #require(try withModelPackage(contents) { try ModelLoader.loadModel(at: $0) }.entitiesByName["Place"])
         let index = try #require(place.indexes.first)
         #expect(index.entity === place)
         #expect(index.partialIndexPredicate == NSPredicate(format: "name != nil"))
@@ -118,13 +123,8 @@ struct FetchIndexDescriptionTests {
                 </entity>
             </model>
             """
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let package = directory.appendingPathComponent("Places.xcdatamodel")
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: package.appendingPathComponent("contents"))
         #expect {
-            _ = try ModelLoader.loadModel(at: package)
+            _ = try withModelPackage(contents) { try ModelLoader.loadModel(at: $0) }
         } throws: { error in
             "\(error)".contains("partial index predicate") && "\(error)".contains("byName")
         }

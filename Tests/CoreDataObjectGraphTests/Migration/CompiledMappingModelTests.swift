@@ -15,16 +15,7 @@ final class CompiledMappingModelTests: XCTestCase {
     private typealias Support = MigrationTestSupport
 
     private func models() throws -> (NSManagedObjectModel, NSManagedObjectModel) {
-        let v1 = try Support.model("""
-            <entity name="Person" representedClassName="NSManagedObject">
-                <attribute name="name" attributeType="String"/>
-                <relationship name="cars" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Car" inverseName="owner" inverseEntity="Car"/>
-            </entity>
-            <entity name="Car" representedClassName="NSManagedObject">
-                <attribute name="plate" attributeType="String"/>
-                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="cars" inverseEntity="Person"/>
-            </entity>
-            """)
+        let v1 = try Support.model(MigrationTestSupport.peopleAndCars)
         let v2 = try Support.model("""
             <entity name="Person" representedClassName="NSManagedObject">
                 <attribute name="label" attributeType="String"/>

@@ -19,16 +19,7 @@ private final class CountingMigrationManager: NSMigrationManager, @unchecked Sen
 /// `NSMigrationManager` is open, as Apple's: a subclass's overrides run in a migration.
 struct MigrationManagerSubclassTests {
     @Test func aSubclassAnswersTheMappingsFunctionCalls() throws {
-        let v1 = try MigrationTestSupport.model("""
-            <entity name="Person" representedClassName="NSManagedObject">
-                <attribute name="name" attributeType="String"/>
-                <relationship name="cars" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Car" inverseName="owner" inverseEntity="Car"/>
-            </entity>
-            <entity name="Car" representedClassName="NSManagedObject">
-                <attribute name="plate" attributeType="String"/>
-                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="cars" inverseEntity="Person"/>
-            </entity>
-            """)
+        let v1 = try MigrationTestSupport.model(MigrationTestSupport.peopleAndCars)
         let url = try MigrationTestSupport.storeURL("Source.sqlite")
         try MigrationTestSupport.makeStore(at: url, model: v1) { context in
             let ada = MigrationTestSupport.insert("Person", ["name": "Ada"], into: context)

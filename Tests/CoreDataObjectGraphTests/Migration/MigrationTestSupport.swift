@@ -7,6 +7,19 @@ import XCTest
 
 /// Models written as Xcode `contents` XML, stores filled through a context, and byte snapshots of store files.
 enum MigrationTestSupport {
+    /// Version 1 of the people-and-cars model several migration tests start from: `Person` (`name`, to-many `cars`)
+    /// and `Car` (`plate`, to-one `owner`), inverse of each other.
+    static let peopleAndCars = """
+            <entity name="Person" representedClassName="NSManagedObject">
+                <attribute name="name" attributeType="String"/>
+                <relationship name="cars" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Car" inverseName="owner" inverseEntity="Car"/>
+            </entity>
+            <entity name="Car" representedClassName="NSManagedObject">
+                <attribute name="plate" attributeType="String"/>
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="cars" inverseEntity="Person"/>
+            </entity>
+        """
+
     static func model(_ entities: String, file: String = #function) throws -> NSManagedObjectModel {
         let xml = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
