@@ -56,18 +56,18 @@ enum MigrationMemory {
     }
 
     static func mapping() -> NSMappingModel {
-        func destinations(_ mapping: String, _ keyPath: String) -> String {
-            "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(mapping)\", \(keyPath))"
+        func destinations(_ mapping: String, _ keyPath: String) -> NSExpression {
+            NSExpression(format: "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(mapping)\", \(keyPath))")
         }
         let parents = NSEntityMapping(name: "ParentToParent", mappingType: .customEntityMappingType, sourceEntityName: "Parent",
                                       destinationEntityName: "Parent")
-        parents.attributeMappings = [NSPropertyMapping(name: "number", valueExpression: "$source.number"),
-                                     NSPropertyMapping(name: "name", valueExpression: "FUNCTION($source, \"valueForKeyPath:\", \"name\")")]
+        parents.attributeMappings = [NSPropertyMapping(name: "number", valueExpression: NSExpression(format: "$source.number")),
+                                     NSPropertyMapping(name: "name", valueExpression: NSExpression(format: "FUNCTION($source, \"valueForKeyPath:\", \"name\")"))]
         parents.relationshipMappings = [NSPropertyMapping(name: "children", valueExpression: destinations("ChildToChild", "$source.children"))]
         let children = NSEntityMapping(name: "ChildToChild", mappingType: .customEntityMappingType, sourceEntityName: "Child",
                                        destinationEntityName: "Child")
-        children.attributeMappings = [NSPropertyMapping(name: "name", valueExpression: "$source.name"),
-                                      NSPropertyMapping(name: "tag", valueExpression: "$source.parent.name")]
+        children.attributeMappings = [NSPropertyMapping(name: "name", valueExpression: NSExpression(format: "$source.name")),
+                                      NSPropertyMapping(name: "tag", valueExpression: NSExpression(format: "$source.parent.name"))]
         children.relationshipMappings = [NSPropertyMapping(name: "parent", valueExpression: destinations("ParentToParent", "$source.parent"))]
         return NSMappingModel(entityMappings: [parents, children])
     }
