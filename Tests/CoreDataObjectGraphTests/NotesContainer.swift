@@ -2,11 +2,11 @@ import CoreDataModel
 import CoreDataObjectGraph
 import Foundation
 
-/// A container of one in-memory store whose model, built in code as Apple's documentation shows, has one entity: `Note`
-/// with an optional `title`. For tests about contexts rather than models.
+/// A container whose model, built in code as Apple's documentation shows, has one entity: `Note` with an optional
+/// `title`. For tests about contexts and stores rather than models.
 enum NotesContainer {
-    /// A loaded container; `notes` notes ("Note 0", "Note 1", …) are saved first, through a context that then goes away.
-    static func make(notes: Int = 0) throws -> NSPersistentContainer {
+    /// The model: one entity, `Note`, with an optional string `title`.
+    static func model() -> NSManagedObjectModel {
         let note = NSEntityDescription()
         note.name = "Note"
         let title = NSAttributeDescription()
@@ -16,9 +16,21 @@ enum NotesContainer {
         note.properties = [title]
         let model = NSManagedObjectModel()
         model.entities = [note]
-        let container = NSPersistentContainer(name: "Notes", managedObjectModel: model)
-        let description = NSPersistentStoreDescription()
-        description.type = NSInMemoryStoreType
+        return model
+    }
+
+    /// A loaded container, on an in-memory store, or on an SQLite store at `storeURL` with `options` set on its
+    /// description; `notes` notes ("Note 0", "Note 1", …) are saved first, through a context that then goes away.
+    static func make(notes: Int = 0, storeURL: URL? = nil, options: [String: NSNumber] = [:]) throws -> NSPersistentContainer {
+        let container = NSPersistentContainer(name: "Notes", managedObjectModel: model())
+        let description: NSPersistentStoreDescription
+        if let storeURL {
+            description = NSPersistentStoreDescription(url: storeURL)
+        } else {
+            description = NSPersistentStoreDescription()
+            description.type = NSInMemoryStoreType
+        }
+        for (key, value) in options { description.setOption(value, forKey: key) }
         container.persistentStoreDescriptions = [description]
         var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }

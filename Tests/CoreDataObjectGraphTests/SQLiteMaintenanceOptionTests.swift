@@ -8,54 +8,27 @@ import Testing
 /// `NSSQLiteAnalyzeOption` and `NSSQLiteManualVacuumOption`, set on a store description as Apple's documentation shows:
 /// the store runs SQLite's `ANALYZE` or `VACUUM` as it is added.
 @Suite struct SQLiteMaintenanceOptionTests {
-    private static func model() -> NSManagedObjectModel {
-        let note = NSEntityDescription()
-        note.name = "Note"
-        let body = NSAttributeDescription()
-        body.name = "body"
-        body.attributeType = .stringAttributeType
-        body.isOptional = true
-        note.properties = [body]
-        let model = NSManagedObjectModel()
-        model.entities = [note]
-        return model
-    }
-
-    /// A container on an SQLite store at `url`, with `options` set on its description.
-    private static func container(at url: URL, model: NSManagedObjectModel, options: [String: NSNumber] = [:]) throws -> NSPersistentContainer {
-        let container = NSPersistentContainer(name: "Notes", managedObjectModel: model)
-        let description = NSPersistentStoreDescription(url: url)
-        for (key, value) in options { description.setOption(value, forKey: key) }
-        container.persistentStoreDescriptions = [description]
-        var loadError: (any Error)?
-        container.loadPersistentStores { _, error in loadError = error }
-        if let loadError { throw loadError }
-        return container
-    }
-
     @Test func theAnalyzeOptionGivesThePlannerStatistics() throws {
         let url = try TemporaryDirectory.make().appendingPathComponent("Notes.sqlite")
-        let model = Self.model()
-        let context = try Self.container(at: url, model: model).newBackgroundContext()
+        let context = try NotesContainer.make(storeURL: url).newBackgroundContext()
         try context.performAndWait {
-            for body in ["a", "b", "c"] { NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue(body, forKey: "body") }
+            for body in ["a", "b", "c"] { NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue(body, forKey: "title") }
             try context.save()
         }
         let tablesBefore = try Connection(path: url.path, mode: .readOnly).query("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'")
         #expect(tablesBefore.isEmpty, "a store added without the option is not analysed")
-        _ = try Self.container(at: url, model: model, options: [NSSQLiteAnalyzeOption: true as NSNumber])
+        _ = try NotesContainer.make(storeURL: url, options: [NSSQLiteAnalyzeOption: true as NSNumber])
         let statistics = try Connection(path: url.path, mode: .readOnly).query("SELECT stat FROM sqlite_stat1 WHERE tbl = 'ZNOTE'")
         #expect(statistics.first?[0].stringValue == "3", "the table's row count, as ANALYZE records it")
     }
 
     @Test func theManualVacuumOptionGivesFreePagesBack() throws {
         let url = try TemporaryDirectory.make().appendingPathComponent("Notes.sqlite")
-        let model = Self.model()
         do {
-            let context = try Self.container(at: url, model: model).newBackgroundContext()
+            let context = try NotesContainer.make(storeURL: url).newBackgroundContext()
             let body = String(repeating: "x", count: 4_000)
             try context.performAndWait {
-                for _ in 0..<500 { NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue(body, forKey: "body") }
+                for _ in 0..<500 { NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue(body, forKey: "title") }
                 try context.save()
                 for note in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Note")) { context.delete(note) }
                 try context.save()
@@ -70,7 +43,7 @@ import Testing
         // The deleted rows' pages stay in the file, free, until a vacuum.
         let before = try pages(url)
         #expect(before.free > 100)
-        let container = try Self.container(at: url, model: model, options: [NSSQLiteManualVacuumOption: true as NSNumber])
+        let container = try NotesContainer.make(storeURL: url, options: [NSSQLiteManualVacuumOption: true as NSNumber])
         let after = try pages(url)
         #expect(after.free == 0)
         #expect(after.total < before.total)
@@ -79,10 +52,10 @@ import Testing
 
     @Test func theCoordinatorExecutesAFetchRequestForAContext() throws {
         let url = try TemporaryDirectory.make().appendingPathComponent("Notes.sqlite")
-        let container = try Self.container(at: url, model: Self.model())
+        let container = try NotesContainer.make(storeURL: url)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            for body in ["a", "b"] { NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue(body, forKey: "body") }
+            for body in ["a", "b"] { NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue(body, forKey: "title") }
             try context.save()
         }
         let request = NSFetchRequest<NSManagedObject>(entityName: "Note")

@@ -25,7 +25,7 @@ package final class ObjectLifetimeScope: @unchecked Sendable {
     /// Batches of kept objects, oldest first; `batches[..<head]` were let go already.
     private var batches: [[NSManagedObject]] = []
     private var head = 0
-    private(set) var count = 0
+    private var count = 0
     /// Whether a block that empties this scope waits for the main run loop's next turn.
     private var drainIsScheduled = false
 
